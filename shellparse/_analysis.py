@@ -1,0 +1,661 @@
+"""Exit attribution: is the status a command line reports its check's own?
+
+The analysis walks the neutral model statement by statement, keeping what earlier statements
+did to the shell (directory, ``pipefail``, functions, anything that may end the script early).
+Each check found is judged twice: inside the construct that holds it (a subshell, a ``bash -c``
+string, a script block) and by the position of that construct in its own script; the worse
+verdict wins. Every decision leaves a :class:`Reason` with the span of the text responsible.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+
+from ._bash import parse_bash
+from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
+from ._families import mention_pattern
+from ._identify import Identified, identify
+from ._model import Command, Opaque, Script, Span, Statement, Word
+from ._offsets import OffsetMap
+from ._results import Analysis, Check, Reason, Validation
+from ._wrappers import Nested, Unwrapped, program_name, unwrap
+
+_RANK = {"check": 0, "reporting-pipe": 1, "masked": 2}
+PASS_THROUGH = frozenset({"tee", "tail", "head", "cat", "less", "more"})
+_CMDLET_PASS_THROUGH = frozenset({"select-object", "select", "tee-object", "tee", "ft", "fl", "fw"})
+_COMPOUND_NAMES = {
+    "if": "`if`", "for": "a loop", "while": "a loop", "until": "a loop", "select": "`select`",
+    "case": "`case`", "function": "a function definition", "try": "`try`", "block": "a script block",
+    "arithmetic": "an arithmetic command", "assignment": "an assignment", "expression": "an expression",
+    "test": "a test command",
+}
+_OPAQUE_NAMES = {
+    "substitution": "a command substitution", "process-substitution": "a process substitution",
+    "subexpression": "a subexpression", "script-block": "a script block",
+}
+_CD = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
+_POPD = frozenset({"popd", "pop-location"})
+_EXITS = frozenset({"exit", "return", "logout"})
+_SAFE_WORD = re.compile(r"^[\w@%+=:,./-]+$")
+_GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
+
+
+def _excerpt(text: str, span: Span | None, limit: int = 60) -> str:
+    if span is None:
+        return ""
+    piece = " ".join(text[span.start : span.end].split())
+    return piece if len(piece) <= limit else piece[: limit - 1] + "…"
+
+
+class _Env:
+    """What earlier statements did to the shell that runs the check."""
+
+    __slots__ = ("dir_stack", "dirs", "functions", "pipefail", "risk")
+
+    def __init__(self, pipefail: bool = False, dirs: tuple[str, ...] = ()):
+        self.pipefail = pipefail
+        self.dirs: tuple[str, ...] = dirs
+        self.dir_stack: list[tuple[str, ...]] = []
+        self.functions: set[str] = set()
+        self.risk: Reason | None = None
+
+    def copy(self) -> _Env:
+        other = _Env(self.pipefail, self.dirs)
+        other.dir_stack = list(self.dir_stack)
+        other.functions = set(self.functions)
+        other.risk = self.risk
+        return other
+
+
+class _Finding:
+    """A check found, and the verdict so far as it is judged outwards."""
+
+    __slots__ = ("cmdlet", "directory", "identified", "reasons", "source", "span")
+
+    def __init__(self, identified: Identified, span: Span, directory: str | None):
+        self.identified = identified
+        self.span = span
+        self.directory = directory
+        self.source = "check"
+        self.reasons: list[Reason] = []
+        self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
+
+    def degrade(self, source: str, reasons: list[Reason], cmdlet: bool = False) -> None:
+        if self.source == "reporting-pipe" and source == "reporting-pipe":
+            reasons = [*reasons, Reason("extra-pipes", "the check's output passes through more than one pipe; "
+                                        "the status is the last consumer's", reasons[-1].span if reasons else None,
+                                        "masks")]
+            source = "masked"
+        if _RANK[source] > _RANK[self.source]:
+            self.source = source
+            self.cmdlet = cmdlet
+        self.reasons.extend(reasons)
+
+
+class Analyzer:
+    """One analysis of one command line."""
+
+    def __init__(self, text: str, shell: str, policy: str):
+        self.text = text
+        self.shell = shell
+        self.policy = policy
+        self.effect = READ_ONLY
+
+    # -- entry point ------------------------------------------------------------------------
+
+    def run(self, script: Script) -> Analysis:
+        findings = self.scan(script, _Env(), self.shell)
+        parse_error = script.error
+        if parse_error is not None:
+            self.effect = UNKNOWN
+            for finding in findings:
+                finding.degrade("masked", [Reason("parse-error", f"the command does not parse cleanly "
+                                                  f"({parse_error}); nothing in it can witness",
+                                                  script.error_span, "masks")])
+        checks = tuple(self._check(finding) for finding in findings)
+        primary = None
+        for check in checks:
+            if primary is None or _RANK[check.exit_source] <= _RANK[primary.exit_source]:
+                primary = check
+        if primary is None:
+            reasons = self._mentions(script)
+            if parse_error is not None:
+                reasons.insert(0, Reason("parse-error", f"the command does not parse cleanly ({parse_error})",
+                                         script.error_span, "masks"))
+            if not script.statements and parse_error is None:
+                reasons.insert(0, Reason("empty", "the command is empty", None, "note"))
+            return Analysis(self.text, self.shell, self.policy, None, None, False, tuple(reasons), self.effect,
+                            parse_error, checks, self._expected_negative(script))
+        return Analysis(self.text, self.shell, self.policy, primary.validation, primary.exit_source,
+                        primary.witness_eligible, primary.reasons, self.effect, parse_error, checks,
+                        self._expected_negative(script))
+
+    def _check(self, finding: _Finding) -> Check:
+        identified = finding.identified
+        statement = " ".join(_quote(part) for part in identified.statement)
+        digest = hashlib.sha256(
+            f"{identified.kind}\0{finding.directory or ''}\0{statement}".encode("utf-8", "surrogatepass")
+        ).hexdigest()[:16]
+        validation = Validation(identified.kind, identified.family, statement, finding.directory, digest,
+                                finding.span)
+        reasons = list(finding.reasons)
+        eligible = finding.source == "check"
+        if finding.source == "reporting-pipe":
+            if self.policy == "strict" and not finding.cmdlet:
+                reasons.append(Reason("strict-policy", "policy `strict` refuses a reporting pipe outside "
+                                      "PowerShell cmdlets", None, "masks"))
+            else:
+                eligible = True
+        if finding.directory is not None:
+            reasons.append(Reason("directory", f"runs in `{finding.directory}` (part of the check's identity)",
+                                  None, "note"))
+        return Check(validation, finding.source, eligible, tuple(reasons))
+
+    # -- scanning -----------------------------------------------------------------------------
+
+    def scan(self, script: Script, env: _Env, shell: str) -> list[_Finding]:
+        statements = script.statements
+        ends = _list_ends(statements)
+        findings: list[_Finding] = []
+        for index, statement in enumerate(statements):
+            pipeline = statement.pipeline
+            for position, command in enumerate(pipeline.commands):
+                inner = self.command(command, env, shell)
+                if inner:
+                    source, reasons, cmdlet = self.position(statements, ends, index, position, env, shell)
+                    for finding in inner:
+                        finding.degrade(source, reasons, cmdlet)
+                    findings.extend(inner)
+            self.update(statements, index, env, shell)
+        return findings
+
+    def command(self, command: Command, env: _Env, shell: str) -> list[_Finding]:
+        findings: list[_Finding] = []
+        kind = command.kind
+        for redirect in command.redirects:
+            if redirect_writes(redirect):
+                self.effect = MUTATING
+        if kind == "simple":
+            findings = self.simple(command, env, shell)
+        elif kind in ("subshell", "group"):
+            if command.body is not None:
+                findings = self.scan(command.body, env.copy() if kind == "subshell" else env, shell)
+        elif command.body is not None:
+            findings = self.scan(command.body, env.copy(), shell)
+            where = _COMPOUND_NAMES.get(kind, f"`{kind}`")
+            for finding in findings:
+                finding.degrade("masked", [Reason("inside-compound", f"the check runs inside {where}; the "
+                                                  "status reported is the construct's, not the check's",
+                                                  _head_span(command, self.text), "masks")])
+        for opaque in command.opaque:
+            findings.extend(self.opaque(opaque, env, shell))
+        return findings
+
+    def opaque(self, opaque: Opaque, env: _Env, shell: str) -> list[_Finding]:
+        if opaque.body is None:
+            self.effect = combine(self.effect, UNKNOWN)
+            return []
+        findings = self.scan(opaque.body, env.copy(), shell)
+        where = _OPAQUE_NAMES.get(opaque.kind, opaque.kind)
+        for finding in findings:
+            finding.degrade("masked", [Reason("inside-substitution", f"the check runs inside {where}; the "
+                                              "command's status is not the check's", opaque.span, "masks")])
+        return findings
+
+    def simple(self, command: Command, env: _Env, shell: str) -> list[_Finding]:
+        if not command.words:
+            return []
+        unwrapped = unwrap(command.words, shell)
+        if unwrapped.nested is not None:
+            return self.nested(command, unwrapped, unwrapped.nested, env, shell)
+        if unwrapped.problem is not None:
+            self.effect = combine(self.effect, UNKNOWN)
+            return []
+        if unwrapped.inert is not None or not unwrapped.argv:
+            return []
+        identified = identify(unwrapped.argv, shell)
+        if identified is None:
+            self.effect = combine(self.effect, program_effect(unwrapped.argv, shell))
+            return []
+        if identified.fixes:
+            self.effect = MUTATING
+        directory = _directory(env.dirs + tuple(_word_text(w) for w in unwrapped.directories + identified.directories))
+        finding = _Finding(identified, unwrapped.argv[0].span._replace(end=command.span.end), directory)
+        reasons: list[Reason] = []
+        for assignment in command.assignments:
+            reasons.append(Reason("env-prefix", f"`{_excerpt(self.text, assignment.span)}` only sets the "
+                                  "environment", assignment.span, "keeps"))
+        for wrapper in unwrapped.wrappers:
+            reasons.append(Reason("wrapper", f"`{wrapper.value}` runs the check and returns its status",
+                                  wrapper.span, "keeps"))
+        for redirect in command.redirects:
+            reasons.append(Reason("redirect", f"`{_excerpt(self.text, redirect.span)}` only redirects "
+                                  "input or output", redirect.span, "keeps"))
+        source = "check"
+        if unwrapped.background is not None:
+            source = "masked"
+            reasons.append(Reason("background", "the wrapper detaches the check; its status never comes back",
+                                  unwrapped.background, "masks"))
+        name = program_name(unwrapped.argv[0].value or "")
+        if name in env.functions:
+            source = "masked"
+            reasons.append(Reason("shadowed", f"`{name}` is redefined as a shell function before this line",
+                                  unwrapped.argv[0].span, "masks"))
+        finding.degrade(source, reasons)
+        return [finding]
+
+    def nested(self, command: Command, unwrapped: Unwrapped, nested: Nested, env: _Env,
+               shell: str) -> list[_Finding]:
+        dialect = "pwsh" if nested.shell == "pwsh" else "bash"
+        script = parse_nested(nested.text, nested.positions, dialect)
+        unreadable = nested.shell == "cmd" and not _plain_cmd(nested.text)
+        eval_like = (nested.via.value or "") == "eval"
+        inner_dirs = env.dirs + tuple(_word_text(w) for w in unwrapped.directories)
+        if eval_like:
+            inner_env = env
+        else:
+            inner_env = _Env(nested.pipefail, inner_dirs)
+        findings = self.scan(script, inner_env, dialect)
+        via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
+        for finding in findings:
+            reasons = [Reason("nested", f"`{via.value}` runs the command string and returns its status",
+                              via.span, "keeps")]
+            for wrapper in unwrapped.wrappers[:-1]:
+                reasons.insert(0, Reason("wrapper", f"`{wrapper.value}` runs the check and returns its status",
+                                         wrapper.span, "keeps"))
+            if script.error is not None:
+                finding.degrade("masked", [*reasons, Reason("parse-error", f"the command string does not parse "
+                                                            f"cleanly ({script.error})", script.error_span,
+                                                            "masks")])
+            elif unreadable:
+                finding.degrade("masked", [*reasons, Reason("cmd-syntax", "cmd.exe syntax (`^`, `%`, parentheses) "
+                                                            "is not analysed", via.span, "masks")])
+            else:
+                finding.degrade("check", reasons)
+        if script.error is not None or unreadable:
+            self.effect = combine(self.effect, UNKNOWN)
+        return findings
+
+    # -- position of a check in its script ---------------------------------------------------------
+
+    def position(self, statements: tuple[Statement, ...], ends: list[int], index: int, position: int, env: _Env,
+                 shell: str) -> tuple[str, list[Reason], bool]:
+        text = self.text
+        reasons: list[Reason] = []
+        source = "check"
+        cmdlet = False
+        statement = statements[index]
+        pipeline = statement.pipeline
+        if pipeline.negation is not None:
+            source = "masked"
+            reasons.append(Reason("negated", "`!` inverts the check's status", pipeline.negation, "masks"))
+        if position > 0:
+            reasons.append(Reason("pipe-into-check", "a pipe into the check only feeds its input",
+                                  pipeline.pipes[position - 1], "keeps"))
+        if position < len(pipeline.commands) - 1:
+            consumers = pipeline.commands[position + 1 :]
+            verdicts = [self.consumer(consumer, shell) for consumer in consumers]
+            pipe_span = Span(pipeline.pipes[position].start, pipeline.span.end)
+            deciding = [(c, v) for c, v in zip(consumers, verdicts, strict=True) if v == "deciding"]
+            if deciding:
+                consumer = deciding[0][0]
+                source = "masked"
+                name = _excerpt(text, Span(pipeline.pipes[consumers.index(consumer) + position].start,
+                                           consumer.span.end))
+                reasons.append(Reason("deciding-consumer", f"`{name}` decides the pipeline's status, not the "
+                                      "check", Span(pipeline.pipes[consumers.index(consumer) + position].start,
+                                                    consumer.span.end), "masks"))
+            elif shell == "bash" and env.pipefail:
+                reasons.append(Reason("pipefail", "`pipefail` is on: the pipeline fails when the check fails",
+                                      pipe_span, "keeps"))
+            elif len(consumers) > 1:
+                source = "masked"
+                reasons.append(Reason("extra-pipes", "the check's output passes through more than one pipe; "
+                                      "the status is the last consumer's", pipe_span, "masks"))
+            else:
+                source = _worse(source, "reporting-pipe")
+                cmdlet = shell == "pwsh" and verdicts[0] == "cmdlet"
+                piece = _excerpt(text, pipe_span)
+                if cmdlet:
+                    message = f"`{piece}` passes the output through a cmdlet, which does not set the exit status"
+                else:
+                    message = (f"`{piece}` passes the output through; without pipefail its status is reported, "
+                               "so a failing check can still report 0")
+                reasons.append(Reason("reporting-pipe", message, pipe_span, "residual"))
+        start = index
+        while start > 0 and statements[start - 1].op in ("&&", "||"):
+            start -= 1
+        end = ends[index]
+        for earlier in range(start, index):
+            if statements[earlier].op == "||":
+                source = "masked"
+                left = Span(statements[earlier].pipeline.span.start, _op_end(statements[earlier]))
+                reasons.append(Reason("or-chain", f"`{_excerpt(text, left)}` runs the check only when the left "
+                                      "side fails; otherwise the check never runs and 0 is reported", left,
+                                      "masks"))
+            elif statements[earlier].op == "&&":
+                left = Span(statements[earlier].pipeline.span.start, _op_end(statements[earlier]))
+                reasons.append(Reason("and-before", f"`{_excerpt(text, left)}` runs before the check; if it fails "
+                                      "the check does not run", left, "keeps"))
+        if index < end:
+            after = Span(statement.op_span.start if statement.op_span else pipeline.span.end,
+                         statements[end].pipeline.span.end)
+            if statement.op == "||" and index + 1 == end and _failure_exit(statements[end], shell, after_or=True):
+                reasons.append(Reason("failure-exit", f"`{_excerpt(text, after)}` keeps a failure a failure",
+                                      after, "keeps"))
+            else:
+                source = "masked"
+                if statement.op == "||":
+                    message = f"`{_excerpt(text, after)}` runs when the check fails and its status replaces the check's"
+                    reasons.append(Reason("or-chain", message, after, "masks"))
+                else:
+                    reasons.append(Reason("post-check-command", f"`{_excerpt(text, after)}` runs after the check; "
+                                          "the status reported is the last command's", after, "masks"))
+        if statements[end].op == "&":
+            source = "masked"
+            reasons.append(Reason("background", "`&` runs the check in the background; the shell reports 0 at once",
+                                  statements[end].op_span, "masks"))
+        tail = self.tail(statements, end, shell)
+        if tail is not None:
+            if tail.level == "masks":
+                source = "masked"
+            reasons.append(tail)
+        if env.risk is not None:
+            source = "masked"
+            reasons.append(env.risk)
+        return source, reasons, cmdlet
+
+    def tail(self, statements: tuple[Statement, ...], end: int, shell: str) -> Reason | None:
+        """The verdict on what runs after the check's list, if anything does."""
+        text = self.text
+        index = end + 1
+        kept: Reason | None = None
+        while index < len(statements):
+            statement = statements[index]
+            previous = statements[index - 1]
+            span = Span(previous.op_span.start if previous.op_span else statement.pipeline.span.start,
+                        statement.pipeline.span.end)
+            commands = statement.pipeline.commands
+            single = len(commands) == 1 and statement.pipeline.negation is None
+            if single and _exit_propagates(commands[0], shell) and statement.op in (None, ";", "\n"):
+                return Reason("exit-propagation", f"`{_excerpt(text, span)}` exits with the check's status",
+                              span, "keeps")
+            if single and shell == "pwsh" and commands[0].kind == "expression" and commands[0].literal:
+                kept = Reason("report-tail", f"`{_excerpt(text, span)}` only prints a string; PowerShell keeps "
+                              "the check's exit code", span, "keeps")
+                index += 1
+                continue
+            return Reason(*_tail_message(text, span, commands[0] if single else None), span, "masks")
+        return kept
+
+    def consumer(self, command: Command, shell: str) -> str:
+        """``pass-through``, ``cmdlet`` (a PowerShell pass-through cmdlet) or ``deciding``."""
+        if command.kind != "simple" or command.opaque or not command.words:
+            return "deciding"
+        argv = unwrap(command.words, shell).argv
+        if not argv or argv[0].value is None:
+            return "deciding"
+        name = program_name(argv[0].value)
+        if shell == "pwsh" and (name in _CMDLET_PASS_THROUGH or name.startswith(("out-", "format-"))):
+            return "cmdlet"
+        if name in PASS_THROUGH:
+            return "pass-through"
+        return "deciding"
+
+    # -- what a statement does to the shell for the statements after it --------------------------------
+
+    def update(self, statements: tuple[Statement, ...], index: int, env: _Env, shell: str) -> None:
+        statement = statements[index]
+        commands = statement.pipeline.commands
+        after_or = index > 0 and statements[index - 1].op == "||"
+        for command in commands:
+            if command.kind == "simple" and command.words:
+                self._update_simple(command, env, shell, after_or, in_pipeline=len(commands) > 1)
+            elif command.kind == "function" and command.words:
+                env.functions.add(program_name(command.words[0].value or command.words[0].text))
+            elif command.kind not in ("subshell", "group") and command.body is not None and env.risk is None:
+                env.risk = _risk_inside(command.body, shell, self.text)
+
+    def _update_simple(self, command: Command, env: _Env, shell: str, after_or: bool, in_pipeline: bool) -> None:
+        words = command.words
+        head = words[0].value
+        if head is None:
+            return
+        name = head.lower() if shell == "pwsh" else head
+        args = list(words[1:])
+        if name in _CD and not in_pipeline:
+            target = _cd_target(args, shell)
+            if name in ("pushd", "push-location"):
+                env.dir_stack.append(env.dirs)
+            env.dirs = (*env.dirs, target)
+            return
+        if name in _POPD and not in_pipeline:
+            env.dirs = env.dir_stack.pop() if env.dir_stack else (*env.dirs, "<popd>")
+            return
+        if name == "set" and shell == "bash":
+            values = [w.value or "" for w in args]
+            for number, value in enumerate(values):
+                if value[:1] in "-+" and value.endswith("o") and values[number + 1 : number + 2] == ["pipefail"]:
+                    env.pipefail = value[0] == "-"
+            return
+        if env.risk is None:
+            env.risk = _risk_of(command, shell, after_or, self.text)
+
+    # -- extras ----------------------------------------------------------------------------------
+
+    def _mentions(self, script: Script) -> list[Reason]:
+        reasons: list[Reason] = []
+        for word in _all_words(script):
+            value = word.value if word.value is not None else word.text
+            match = mention_pattern().search(value)
+            if match is not None:
+                reasons.append(Reason("mention-only", f"`{match.group(1)}` appears only inside an argument or "
+                                      "string, not as a command", word.span, "note"))
+                if len(reasons) >= 3:
+                    break
+        return reasons
+
+    def _expected_negative(self, script: Script) -> bool:
+        if script.error is not None or len(script.statements) != 1:
+            return False
+        pipeline = script.statements[0].pipeline
+        if len(pipeline.commands) != 1 or pipeline.negation is not None:
+            return False
+        command = pipeline.commands[0]
+        if command.kind != "simple" or command.opaque or not command.words:
+            return False
+        argv = unwrap(command.words, self.shell).argv
+        if not argv or argv[0].value is None:
+            return False
+        name = program_name(argv[0].value)
+        values = [w.value or "" for w in argv[1:]]
+        if name in _GREP or name in ("test", "[", "[["):
+            return True
+        return name == "git" and "diff" in values and ("--quiet" in values or "--exit-code" in values)
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def parse_nested(text: str, positions: list[int], dialect: str) -> Script:
+    """Parse a command string found inside another command, keeping outer spans."""
+    data = text.encode("utf-8", "surrogatepass")
+    offsets = OffsetMap(text, data, outer=positions)
+    if dialect == "pwsh":
+        from ._pwsh import parse_pwsh  # the PowerShell grammar loads only when needed
+
+        return parse_pwsh(text, offsets)
+    return parse_bash(text, offsets)
+
+
+def _list_ends(statements: tuple[Statement, ...]) -> list[int]:
+    ends = [0] * len(statements)
+    end = len(statements) - 1
+    for index in range(len(statements) - 1, -1, -1):
+        if statements[index].op not in ("&&", "||"):
+            end = index
+        ends[index] = end
+    return ends
+
+
+def _op_end(statement: Statement) -> int:
+    return statement.op_span.end if statement.op_span is not None else statement.pipeline.span.end
+
+
+def _worse(first: str, second: str) -> str:
+    return first if _RANK[first] >= _RANK[second] else second
+
+
+def _head_span(command: Command, text: str) -> Span:
+    """The first line of a compound command, for a caret that does not cover a whole loop."""
+    start, end = command.span
+    newline = text.find("\n", start, end)
+    return Span(start, newline if newline > 0 else end)
+
+
+def _word_text(word: Word) -> str:
+    return word.value if word.value is not None else word.text
+
+
+def _directory(parts: tuple[str, ...]) -> str | None:
+    path = ""
+    for part in parts:
+        piece = part.replace("\\", "/")
+        if piece.startswith(("/", "~", "$", "<")) or re.match(r"^[A-Za-z]:", piece) or not path:
+            path = piece
+        else:
+            path = path + "/" + piece
+    if not path:
+        return None
+    normal = posixpath.normpath(path) if not path.startswith("<") else path
+    return None if normal == "." else normal
+
+
+def _cd_target(args: list[Word], shell: str) -> str:
+    values = [a for a in args if not (a.value or a.text).startswith("-") or (a.value or "") == "-"]
+    if shell == "pwsh":
+        for number, word in enumerate(args):
+            if (word.value or "").lower() in ("-path", "-literalpath") and number + 1 < len(args):
+                return _word_text(args[number + 1])
+    if not values:
+        return "~"
+    return _word_text(values[0]) if (values[0].value or "") != "-" else "<previous directory>"
+
+
+def _exit_arg(command: Command) -> str | None:
+    return command.words[1].text if len(command.words) > 1 else None
+
+
+def _failure_exit(statement: Statement, shell: str, after_or: bool) -> bool:
+    """``exit 1``, or a bare ``exit``/``exit $?`` right after ``||``: the script ends failing."""
+    commands = statement.pipeline.commands
+    return len(commands) == 1 and statement.pipeline.negation is None and _failure_exit_command(commands[0], after_or)
+
+
+def _failure_exit_command(command: Command, after_or: bool) -> bool:
+    if command.kind != "simple" or not command.words:
+        return False
+    name = (command.words[0].value or "").lower()
+    if name == "throw":
+        return True
+    if name not in ("exit", "return"):
+        return False
+    argument = _exit_arg(command)
+    if argument is None:
+        return after_or
+    if argument.isdigit():
+        return int(argument) % 256 != 0
+    if argument in ("$?", '"$?"', "${?}", "$LASTEXITCODE", "$lastexitcode"):
+        return after_or
+    return False
+
+
+def _exit_propagates(command: Command, shell: str) -> bool:
+    """``exit $?`` / ``exit $LASTEXITCODE`` (or a bare ``exit`` in bash): leave with the last status."""
+    if command.kind != "simple" or not command.words or (command.words[0].value or "").lower() != "exit":
+        return False
+    if len(command.words) > 2:
+        return False
+    argument = _exit_arg(command)
+    if shell == "pwsh":
+        return argument is not None and argument.lower() == "$lastexitcode"
+    return argument is None or argument in ("$?", '"$?"', "${?}")
+
+
+def _risk_of(command: Command, shell: str, after_or: bool, text: str) -> Reason | None:
+    words = command.words
+    name = (words[0].value or "").lower() if shell == "pwsh" else (words[0].value or "")
+    if name in _EXITS:
+        if _failure_exit_command(command, after_or):
+            return None
+        return Reason("early-exit", f"`{_excerpt(text, command.span)}` can end the script with status 0 before "
+                      "the check runs", command.span, "masks")
+    if name == "exec" and shell == "bash" and len(words) > 1 and (words[1].value or "").startswith("-") is False:
+        return Reason("early-exit", f"`{_excerpt(text, command.span)}` replaces the shell before the check runs",
+                      command.span, "masks")
+    if name == "trap" and shell == "bash":
+        signals = [w.value or "" for w in words[2:]]
+        if any(s in ("EXIT", "0", "SIGEXIT") for s in signals):
+            return Reason("exit-trap", "an EXIT trap runs after the check and can replace the final status",
+                          command.span, "masks")
+    return None
+
+
+def _risk_inside(script: Script, shell: str, text: str) -> Reason | None:
+    for index, statement in enumerate(script.statements):
+        after_or = index > 0 and script.statements[index - 1].op == "||"
+        for command in statement.pipeline.commands:
+            if command.kind == "simple" and command.words:
+                risk = _risk_of(command, shell, after_or, text)
+            elif command.kind != "subshell" and command.body is not None:
+                risk = _risk_inside(command.body, shell, text)
+            else:
+                risk = None
+            if risk is not None:
+                return risk
+    return None
+
+
+def _tail_message(text: str, span: Span, command: Command | None) -> tuple[str, str]:
+    piece = _excerpt(text, span)
+    if command is not None and command.kind == "simple":
+        if not command.words and command.redirects:
+            return ("standalone-redirect", f"`{piece}` is a command of its own (it truncates the file) and its "
+                    "status is reported")
+        head = (command.words[0].value or "").lower() if command.words else ""
+        if head in ("true", ":"):
+            return "true-tail", f"`{piece}` always succeeds, hiding the check's status"
+        if head in ("echo", "printf", "write-output", "write-host"):
+            return "echo-tail", f"`{piece}` runs after the check and succeeds, hiding its status"
+    if command is not None and command.kind == "expression":
+        return "expression-tail", f"`{piece}` is evaluated after the check; the status reported is its own"
+    return "post-check-command", f"`{piece}` runs after the check; the status reported is the last command's"
+
+
+def _plain_cmd(text: str) -> bool:
+    """cmd.exe strings whose meaning is the same under bash rules (no ^ escapes, %VARS%, groups)."""
+    return not any(char in text for char in "^%!()'`$")
+
+
+def _quote(part: str) -> str:
+    if part and _SAFE_WORD.match(part):
+        return part
+    return "'" + part.replace("'", "'\"'\"'") + "'"
+
+
+def _all_words(script: Script) -> list[Word]:
+    words: list[Word] = []
+    stack = [script]
+    while stack:
+        current = stack.pop()
+        for statement in current.statements:
+            for command in statement.pipeline.commands:
+                words.extend(command.words[1:] if command.kind == "simple" else ())
+                words.extend(command.assignments)
+                words.extend(r.target for r in command.redirects if r.target is not None)
+                if command.body is not None:
+                    stack.append(command.body)
+                stack.extend(o.body for o in command.opaque if o.body is not None)
+    return words

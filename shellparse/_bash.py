@@ -1,0 +1,288 @@
+"""tree-sitter-bash trees to the neutral model.
+
+The tree is flattened into a stream of commands and operators, then regrouped by the shell's
+own precedence (pipes bind tighter than ``&&``/``||``, which bind tighter than ``;``, ``&`` and
+newline). tree-sitter-bash nests ``a && b 2>&1 | c`` as ``(a && b 2>&1) | c`` and lets a
+here-document swallow the rest of its line; regrouping the flat stream undoes both.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._flat import NestingTooDeepError, Unit, attach, regroup, separate
+from ._grammars import bash_parser
+from ._model import Command, Opaque, Redirect, Script, Span, Word
+from ._offsets import OffsetMap
+from ._quoting import bash_value
+
+MAX_DEPTH = 64
+
+_STATEMENTS = frozenset({
+    "command", "list", "pipeline", "redirected_statement", "negated_command", "subshell",
+    "compound_statement", "if_statement", "while_statement", "for_statement",
+    "c_style_for_statement", "case_statement", "function_definition", "test_command",
+    "declaration_command", "unset_command", "variable_assignment", "variable_assignments",
+})
+_CONTAINERS = frozenset({"do_group", "elif_clause", "else_clause", "case_item", "ERROR"})
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_OPERATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n"})
+_SUBSTITUTIONS = {"command_substitution": "substitution", "process_substitution": "process-substitution"}
+_COMPOUND_KINDS = {
+    "subshell": "subshell", "if_statement": "if", "case_statement": "case",
+    "for_statement": "for", "c_style_for_statement": "for", "function_definition": "function",
+}
+_SUBSTITUTION_MARKS = ("$(", "`", "<(", ">(")
+
+
+def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0) -> Script:
+    """Parse ``text`` as bash into the neutral model (spans mapped through ``offsets``)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if offsets is None:
+        offsets = OffsetMap(text, data)
+    tree = bash_parser().parse(data)
+    converter = _Converter(data, offsets, depth)
+    try:
+        return converter.program(tree.root_node)
+    except (NestingTooDeepError, RecursionError):
+        return Script((), f"constructs nest deeper than {MAX_DEPTH} levels", Span(offsets(0), offsets(len(data))))
+
+
+class _Converter:
+    __slots__ = ("data", "depth", "offsets")
+
+    def __init__(self, data: bytes, offsets: OffsetMap, depth: int):
+        self.data = data
+        self.offsets = offsets
+        self.depth = depth
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def span(self, node: Any) -> Span:
+        return self.offsets.span(node.start_byte, node.end_byte)
+
+    def text(self, node: Any) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+
+    def word(self, node: Any, opaque: list[Opaque]) -> Word:
+        text = self.text(node)
+        if node.child_count and any(mark in text for mark in _SUBSTITUTION_MARKS):
+            self.collect(node, opaque)
+        return Word(text, bash_value(text), self.span(node))
+
+    def collect(self, node: Any, opaque: list[Opaque]) -> None:
+        """Add every substitution inside ``node`` to ``opaque``, with its body parsed."""
+        stack = [node]
+        while stack:
+            current = stack.pop()
+            kind = _SUBSTITUTIONS.get(current.type)
+            if kind is not None:
+                opaque.append(Opaque(kind, self.span(current), self.nested(current.children[1:-1])))
+                continue
+            stack.extend(reversed(current.children))
+
+    def nested(self, nodes: list[Any]) -> Script:
+        if self.depth >= MAX_DEPTH:
+            raise NestingTooDeepError
+        self.depth += 1
+        try:
+            return self.script(nodes)
+        finally:
+            self.depth -= 1
+
+    # -- scripts -----------------------------------------------------------------------------
+
+    def program(self, root: Any) -> Script:
+        script = self.script(root.children)
+        if root.has_error:
+            message, span = self.first_error(root)
+            return script._replace(error=message, error_span=span)
+        return script
+
+    def first_error(self, root: Any) -> tuple[str, Span]:
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.is_missing:
+                where = self.offsets(node.start_byte)
+                return f"syntax error: missing {node.type!r}", Span(where, where)
+            if node.type == "ERROR":
+                snippet = self.text(node).strip().splitlines()
+                near = snippet[0][:40] if snippet else ""
+                return f"syntax error near {near!r}", self.span(node)
+            stack.extend(child for child in reversed(node.children) if child.has_error)
+        return "syntax error", self.span(root)
+
+    def script(self, nodes: list[Any]) -> Script:
+        items: list[Any] = []
+        error: list[tuple[str, Span]] = []
+        self.flatten(nodes, items, error)
+        return regroup(items, error)
+
+    def flatten(self, nodes: list[Any], items: list[Any], error: list[tuple[str, Span]]) -> None:
+        # An explicit stack: `a && b && … ` nests one level per operator, far deeper than
+        # Python's recursion limit allows for long chains.
+        stack: list[Any] = list(reversed(nodes))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, tuple):  # ("attach", redirects, opaque, end) marker
+                attach(items, node[1], node[2], node[3], node[4])
+                continue
+            kind = node.type
+            if kind in ("command", "variable_assignment", "variable_assignments"):
+                self.emit(items, self.simple(node, stack))
+            elif kind in ("list", "pipeline"):
+                stack.extend(reversed(node.children))
+            elif kind == "negated_command":
+                separate(items, self.offsets(node.start_byte))
+                items.append(("!", self.span(node.children[0])))
+                stack.extend(reversed(node.children[1:]))
+            elif kind == "redirected_statement":
+                self.redirected(node, items, stack)
+            elif kind in _OPERATORS and not node.is_named:
+                op = ";" if kind in (";;", ";&", ";;&") else kind
+                if kind == ";;" and self.depth == 0 and not error:
+                    error.append(("syntax error near ';;'", self.span(node)))
+                items.append(("o", op, self.span(node)))
+            elif kind in _CONTAINERS:
+                stack.extend(reversed(node.children))
+            elif kind in _STATEMENTS:
+                self.emit(items, self.compound(node))
+            elif kind == "comment":
+                continue
+            elif node.is_named:
+                # A word-like node where a statement was expected (for-loop values, case
+                # patterns): it runs nothing itself, but substitutions inside it do.
+                opaque: list[Opaque] = []
+                self.collect(node, opaque)
+                if opaque:
+                    self.emit(items, Command("simple", (), (), (), tuple(opaque), None, self.span(node)))
+
+    def emit(self, items: list[Any], command: Command) -> None:
+        separate(items, command.span.start)
+        items.append(Unit(command))
+
+    def redirected(self, node: Any, items: list[Any], stack: list[Any]) -> None:
+        body = None
+        redirects: list[Redirect] = []
+        opaque: list[Opaque] = []
+        extra_words: list[Word] = []
+        continuation: list[Any] = []
+        for child in node.children:
+            if child.type in _REDIRECTS:
+                redirects.append(self.redirect(child, opaque, extra_words, continuation))
+            elif body is None and child.is_named and child.type != "comment":
+                body = child
+        end = redirects[-1].span.end if redirects else self.span(node).end
+        if body is None:  # a bare `> file`: a command of its own that truncates the file
+            self.emit(items, Command("simple", tuple(extra_words), (), tuple(redirects), tuple(opaque),
+                                     None, Span(self.offsets(node.start_byte), end)))
+        else:
+            stack.extend(reversed(continuation))
+            stack.append(("attach", tuple(redirects), tuple(opaque), end, tuple(extra_words)))
+            stack.append(body)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def simple(self, node: Any, stack: list[Any]) -> Command:
+        words: list[Word] = []
+        assignments: list[Word] = []
+        redirects: list[Redirect] = []
+        opaque: list[Opaque] = []
+        continuation: list[Any] = []
+        children = node.children if node.type != "variable_assignment" else [node]
+        for child in children:
+            kind = child.type
+            if kind == "variable_assignment":
+                assignments.append(self.word(child, opaque))
+            elif kind == "command_name":
+                words.append(self.word(child, opaque))
+            elif kind in _REDIRECTS:
+                redirects.append(self.redirect(child, opaque, words, continuation))
+            elif kind == "comment":
+                continue
+            else:
+                words.append(self.word(child, opaque))
+        stack.extend(reversed(continuation))
+        return Command("simple", tuple(words), tuple(assignments), tuple(redirects), tuple(opaque), None,
+                       self.span(node))
+
+    def redirect(self, node: Any, opaque: list[Opaque], extra_words: list[Word],
+                 continuation: list[Any]) -> Redirect:
+        fd = None
+        op = ""
+        target = None
+        end = node.end_byte
+        for child in node.children:
+            kind = child.type
+            if kind == "file_descriptor":
+                fd = self.text(child)
+            elif not child.is_named and not op:
+                op = kind
+            elif kind == "heredoc_start":
+                target = Word(self.text(child), None, self.span(child))
+                end = child.end_byte
+            elif kind == "heredoc_body":
+                if "$" in self.text(child) or "`" in self.text(child):
+                    self.collect(child, opaque)
+            elif kind == "heredoc_end":
+                continue
+            elif kind in _REDIRECTS:
+                # `cat <<EOF > out`: tree-sitter nests the second redirect in the first.
+                extra = self.redirect(child, opaque, extra_words, continuation)
+                continuation.append(("attach", (extra,), (), extra.span.end, ()))
+            elif node.type == "heredoc_redirect" and (kind in _OPERATORS or kind in _STATEMENTS):
+                # The rest of the here-document's line (`<<EOF && next`, `<<EOF | grep x`).
+                continuation.append(child)
+            elif target is None and child.is_named:
+                target = self.word(child, opaque)
+                end = child.end_byte
+            elif child.is_named:
+                extra_words.append(self.word(child, opaque))  # `echo a > f b`: `b` is an argument
+        return Redirect(op, fd, target, self.offsets.span(node.start_byte, end))
+
+    def compound(self, node: Any) -> Command:
+        kind = node.type
+        span = self.span(node)
+        if kind in ("test_command", "declaration_command", "unset_command"):
+            opaque: list[Opaque] = []
+            words = [self.word(leaf, opaque) for leaf in _leaves(node)]
+            return Command("simple", tuple(words), (), (), tuple(opaque), None, span)
+        children = node.children
+        if kind == "compound_statement":
+            if children and children[0].type == "((":
+                opaque = []
+                self.collect(node, opaque)
+                return Command("arithmetic", (), (), (), tuple(opaque), None, span)
+            return Command("group", (), (), (), (), self.nested(children[1:-1]), span)
+        if kind == "subshell":
+            return Command("subshell", (), (), (), (), self.nested(children[1:-1]), span)
+        if kind == "while_statement":
+            name = "until" if children and children[0].type == "until" else "while"
+            return Command(name, (), (), (), (), self.nested(children), span)
+        if kind == "for_statement" and children and children[0].type == "select":
+            return Command("select", (), (), (), (), self.nested(children), span)
+        if kind == "function_definition":
+            opaque = []
+            names = [self.word(child, opaque) for child in children if child.type == "word"][:1]
+            return Command("function", tuple(names), (), (), (), self.nested(children), span)
+        return Command(_COMPOUND_KINDS.get(kind, kind), (), (), (), (), self.nested(children), span)
+
+
+def _leaves(node: Any) -> list[Any]:
+    """Word-level parts of a test or declaration command, in order."""
+    out: list[Any] = []
+    stack = [node]
+    word_like = ("word", "string", "raw_string", "concatenation", "number", "simple_expansion",
+                 "expansion", "command_substitution", "variable_assignment", "variable_name",
+                 "ansi_c_string", "regex", "extglob_pattern")
+    while stack:
+        current = stack.pop()
+        if current.type in word_like or current.child_count == 0:
+            if current.type != "comment":
+                out.append(current)
+            continue
+        stack.extend(reversed(current.children))
+    return out
+
+

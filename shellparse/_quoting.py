@@ -1,0 +1,241 @@
+"""Quote removal for one word, with the source position of every resulting character.
+
+The grammar decides where a word starts and ends; this module decides what it *means* once
+quotes and escapes are removed, and whether that meaning is fixed before the shell runs
+(``value``) or depends on expansion (``None``). Positions are kept so that a string handed to
+``bash -c`` or ``pwsh -Command`` can be parsed again with spans that still point into the
+user's text.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BASH_SPECIAL = re.compile(r"[\\'\"$`{]")
+_PWSH_SPECIAL = re.compile(r"[`'\"$\u2018\u2019\u201c\u201d]")
+_PWSH_VARIABLE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_?^$][\w:]*)")
+
+_ANSI_C = {
+    "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
+    "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
+}
+
+
+def bash_value(text: str) -> str | None:
+    """The value of a bash word after quote removal, or ``None`` if it needs expansion."""
+    if _BASH_SPECIAL.search(text) is None:
+        return text
+    result = bash_unquote(text, 0)
+    return None if result is None else result[0]
+
+
+def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
+    """Quote removal for a bash word, with the position of each character (plus the end).
+
+    Returns ``None`` when the word contains an expansion (``$x``, ``$(…)``, backticks, brace
+    expansion), because its value is then only known when the shell runs.
+    """
+    out: list[str] = []
+    pos: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            if i + 1 < n:
+                if text[i + 1] != "\n":  # backslash-newline is a line continuation
+                    out.append(text[i + 1])
+                    pos.append(base + i + 1)
+                i += 2
+            else:
+                i += 1
+        elif c == "'":
+            end = text.find("'", i + 1)
+            if end < 0:
+                return None
+            for k in range(i + 1, end):
+                out.append(text[k])
+                pos.append(base + k)
+            i = end + 1
+        elif c == "$" and i + 1 < n and text[i + 1] == "'":
+            i = _ansi_c(text, i + 2, base, out, pos)
+            if i < 0:
+                return None
+        elif c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                ch = text[i]
+                if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+                    if text[i + 1] != "\n":
+                        out.append(text[i + 1])
+                        pos.append(base + i + 1)
+                    i += 2
+                    continue
+                if ch == "`" or (ch == "$" and i + 1 < n and _expands(text[i + 1])):
+                    return None
+                out.append(ch)
+                pos.append(base + i)
+                i += 1
+            if i >= n:
+                return None
+            i += 1
+        elif (c == "`" or (c == "$" and i + 1 < n and _expands(text[i + 1]))
+              or (c == "{" and _is_brace_expansion(text, i))):
+            return None
+        else:
+            out.append(c)
+            pos.append(base + i)
+            i += 1
+    pos.append(base + n)
+    return "".join(out), pos
+
+
+def _expands(following: str) -> bool:
+    return following.isalnum() or following in "_{(@*#?$!-\"'"
+
+
+def _is_brace_expansion(text: str, start: int) -> bool:
+    end = text.find("}", start + 1)
+    if end < 0:
+        return False
+    inner = text[start + 1 : end]
+    return ("," in inner or ".." in inner) and not any(q in inner for q in "'\" ")
+
+
+def _ansi_c(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
+    """Decode a ``$'…'`` string starting after the opening quote; return the index after it."""
+    n = len(text)
+    while i < n and text[i] != "'":
+        c = text[i]
+        if c == "\\" and i + 1 < n:
+            e = text[i + 1]
+            if e in _ANSI_C:
+                out.append(_ANSI_C[e])
+                pos.append(base + i)
+                i += 2
+                continue
+            if e in "xuU":
+                width = {"x": 2, "u": 4, "U": 8}[e]
+                digits = ""
+                j = i + 2
+                while j < n and len(digits) < width and text[j] in "0123456789abcdefABCDEF":
+                    digits += text[j]
+                    j += 1
+                if digits:
+                    code = int(digits, 16)
+                    out.append(chr(code) if code < 0x110000 else "\ufffd")
+                    pos.append(base + i)
+                    i = j
+                    continue
+            if e in "01234567":
+                j = i + 1
+                digits = ""
+                while j < n and len(digits) < 3 and text[j] in "01234567":
+                    digits += text[j]
+                    j += 1
+                out.append(chr(int(digits, 8)))
+                pos.append(base + i)
+                i = j
+                continue
+            out.append(c)
+            pos.append(base + i)
+            i += 1
+            continue
+        out.append(c)
+        pos.append(base + i)
+        i += 1
+    if i >= n:
+        return -1
+    return i + 1
+
+
+def pwsh_value(text: str) -> str | None:
+    """The value of a PowerShell argument after quote removal, or ``None`` if it expands."""
+    if _PWSH_SPECIAL.search(text) is None:
+        return text
+    result = pwsh_unquote(text, 0)
+    return None if result is None else result[0]
+
+
+def pwsh_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
+    """Quote removal for a PowerShell argument, with positions (see :func:`bash_unquote`)."""
+    out: list[str] = []
+    pos: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "`":
+            if i + 1 < n:
+                out.append(_pwsh_escape(text[i + 1]))
+                pos.append(base + i + 1)
+            i += 2
+        elif c in "'\u2018\u2019":
+            i += 1
+            while i < n:
+                ch = text[i]
+                if ch in "'\u2018\u2019":
+                    if i + 1 < n and text[i + 1] in "'\u2018\u2019":  # '' is a literal quote
+                        out.append("'")
+                        pos.append(base + i)
+                        i += 2
+                        continue
+                    break
+                out.append(ch)
+                pos.append(base + i)
+                i += 1
+            if i >= n:
+                return None
+            i += 1
+        elif c in '"\u201c\u201d':
+            i += 1
+            while i < n:
+                ch = text[i]
+                if ch in '"\u201c\u201d':
+                    if i + 1 < n and text[i + 1] in '"\u201c\u201d':
+                        out.append('"')
+                        pos.append(base + i)
+                        i += 2
+                        continue
+                    break
+                if ch == "`" and i + 1 < n:
+                    out.append(_pwsh_escape(text[i + 1]))
+                    pos.append(base + i + 1)
+                    i += 2
+                    continue
+                if ch == "$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] in "_{(?^$:"):
+                    return None
+                out.append(ch)
+                pos.append(base + i)
+                i += 1
+            if i >= n:
+                return None
+            i += 1
+        elif c == "$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] in "_{(?^$:"):
+            return None
+        else:
+            out.append(c)
+            pos.append(base + i)
+            i += 1
+    pos.append(base + n)
+    return "".join(out), pos
+
+
+def _pwsh_escape(char: str) -> str:
+    return {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "a": "\a", "b": "\b", "e": "\x1b",
+            "f": "\f", "v": "\v"}.get(char, char)
+
+
+def pwsh_literal_string(text: str) -> bool:
+    """True when ``text`` is one quoted string whose only expansions are plain variables.
+
+    Such a statement only prints; it runs nothing (``"EXIT=$LASTEXITCODE"``). A subexpression
+    ``$( … )`` inside the string would run code, so it does not count.
+    """
+    if len(text) < 2:
+        return False
+    first, last = text[0], text[-1]
+    if first in "'\u2018\u2019" and last in "'\u2018\u2019":
+        return True
+    if first in '"\u201c\u201d' and last in '"\u201c\u201d':
+        body = _PWSH_VARIABLE.sub("", text[1:-1].replace("`$", ""))
+        return "$" not in body
+    return False

@@ -1,0 +1,137 @@
+"""What :func:`shellparse.analyze` returns. Immutable, hashable, and plain to serialise."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ._model import Span
+
+EXIT_SOURCES = ("check", "reporting-pipe", "masked")
+"""``check``: the reported exit status is the check's own. ``reporting-pipe``: one pipe carries
+the check's output to a pass-through consumer (``| tail -5``), whose status is reported.
+``masked``: something else decides the status, or may."""
+
+LEVELS = ("masks", "residual", "keeps", "note")
+"""How a reason bears on the verdict: it ``masks`` the check's status; it is an accepted
+``residual`` risk (a reporting pipe); it explains why a shape ``keeps`` attribution; or it is a
+``note`` (identity, directory, parse details)."""
+
+
+class Reason(NamedTuple):
+    """Why the analysis reached its verdict, pointing at the text responsible."""
+
+    code: str
+    """A stable identifier, e.g. ``post-check-command``, ``or-chain``, ``reporting-pipe``."""
+    message: str
+    """One line for people."""
+    span: Span | None
+    """The characters of the command that the reason is about."""
+    level: str
+    """One of :data:`LEVELS`."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "code": self.code,
+            "message": self.message,
+            "span": list(self.span) if self.span is not None else None,
+            "level": self.level,
+        }
+
+
+class Validation(NamedTuple):
+    """Which check a command runs: its identity."""
+
+    kind: str
+    """``test``, ``typecheck``, ``lint`` or ``build``."""
+    family: str
+    """The family from the table (``pytest``, ``npm-script``, ``cargo`` …)."""
+    statement: str
+    """The check's argv after wrappers, env prefixes and redirects are removed."""
+    directory: str | None
+    """Where the command moves before the check (``cd api &&``), relative to where it starts;
+    ``None`` when it stays put."""
+    key: str
+    """A short digest of kind, directory and statement: equal keys mean the same check."""
+    span: Span
+    """The characters of the check's own command."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "kind": self.kind,
+            "family": self.family,
+            "statement": self.statement,
+            "directory": self.directory,
+            "key": self.key,
+            "span": list(self.span),
+        }
+
+
+class Check(NamedTuple):
+    """One check found in a command line, with its own exit attribution."""
+
+    validation: Validation
+    """Which check."""
+    exit_source: str
+    """One of :data:`EXIT_SOURCES`."""
+    witness_eligible: bool
+    """Whether an exit status of 0 from this command line proves this check passed."""
+    reasons: tuple[Reason, ...]
+    """Why, in source order."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary."""
+        return {
+            "validation": self.validation.to_dict(),
+            "exit_source": self.exit_source,
+            "witness_eligible": self.witness_eligible,
+            "reasons": [reason.to_dict() for reason in self.reasons],
+        }
+
+
+class Analysis(NamedTuple):
+    """The verdict on one command line."""
+
+    command: str
+    """The command line analysed."""
+    shell: str
+    """``bash`` or ``pwsh``."""
+    policy: str
+    """``seed`` or ``strict``."""
+    validation: Validation | None
+    """The check whose status the command line reports, or the last one found; ``None`` when
+    the command runs no check."""
+    exit_source: str | None
+    """Attribution of that check's exit status (see :data:`EXIT_SOURCES`); ``None`` without a
+    validation."""
+    witness_eligible: bool
+    """Whether an exit status of 0 proves ``validation`` passed, under ``policy``."""
+    reasons: tuple[Reason, ...]
+    """Why: every reason bearing on the verdict, with the span of the text responsible."""
+    effect: str
+    """``read-only``, ``mutating`` or ``unknown`` (treat as mutating)."""
+    parse_error: str | None
+    """The first syntax problem, if the command did not parse cleanly (the verdict is then
+    fail-closed: never a witness, effect ``unknown``)."""
+    checks: tuple[Check, ...]
+    """Every check found, in source order, each with its own attribution."""
+    expected_negative: bool
+    """The command is a lone probe whose exit status 1 means "no" rather than failure
+    (``grep``, ``rg``, ``git diff --quiet``, ``test``/``[ ]``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (what ``witness check --json`` prints)."""
+        return {
+            "command": self.command,
+            "shell": self.shell,
+            "policy": self.policy,
+            "validation": self.validation.to_dict() if self.validation is not None else None,
+            "exit_source": self.exit_source,
+            "witness_eligible": self.witness_eligible,
+            "reasons": [reason.to_dict() for reason in self.reasons],
+            "effect": self.effect,
+            "parse_error": self.parse_error,
+            "checks": [check.to_dict() for check in self.checks],
+            "expected_negative": self.expected_negative,
+        }

@@ -1,0 +1,449 @@
+"""Wrappers: programs that run another command and hand back its exit status.
+
+The grammar of each wrapper is data (:data:`WRAPPERS`): which options take a value, how many
+operands come before the wrapped command, which options change directory, run nothing, or put
+the command in the background. Shells (``bash -c``, ``pwsh -Command``, ``cmd /c``) and ``eval``
+hand over a *string*, which is returned for the caller to parse and analyse in turn.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import NamedTuple, Union
+
+from ._model import Span, Word
+from ._quoting import bash_unquote, pwsh_unquote
+
+
+class Wrapper(NamedTuple):
+    """One wrapper's grammar."""
+
+    names: tuple[str, ...]
+    """Program basenames, lower case."""
+    subcommands: tuple[tuple[str, ...], ...] = ()
+    """Word sequences that must follow for the program to wrap (``uv run``); empty: always."""
+    value_options: tuple[str, ...] = ()
+    """Options that consume the next word (or ``--opt=value``)."""
+    operands: int = 0
+    """Operands between the options and the command (``timeout DURATION``)."""
+    dir_options: tuple[str, ...] = ()
+    """Options whose value is the directory the command runs in."""
+    dir_operand: bool = False
+    """The first operand is that directory (``direnv exec DIR cmd``)."""
+    inert_options: tuple[str, ...] = ()
+    """Options with which the wrapper runs nothing (``command -v``)."""
+    background_options: tuple[str, ...] = ()
+    """Options that detach the command, so its status never comes back (``sudo -b``)."""
+    string_options: tuple[str, ...] = ()
+    """Options whose value is a command *string* for a shell (``npx -c``, ``su -c``)."""
+    rest_options: tuple[str, ...] = ()
+    """Options after which the remaining words are the command (``nix develop -c``)."""
+    assignments: bool = False
+    """``NAME=value`` words may precede the command (``env``, ``cross-env``)."""
+    module_option: str | None = None
+    """An option naming a Python module to run (``uv run -m pytest``)."""
+
+
+WRAPPERS: tuple[Wrapper, ...] = (
+    Wrapper(("time",), value_options=("-f", "--format", "-o", "--output")),
+    Wrapper(("timeout", "gtimeout"), value_options=("-s", "--signal", "-k", "--kill-after"), operands=1),
+    Wrapper(("env",), value_options=("-u", "--unset", "-C", "--chdir", "-P"), dir_options=("-C", "--chdir"),
+            string_options=("-S", "--split-string"), assignments=True),
+    Wrapper(("nice",), value_options=("-n", "--adjustment")),
+    Wrapper(("ionice",), value_options=("-c", "--class", "-n", "--classdata")),
+    Wrapper(("nohup",)),
+    Wrapper(("chronic",)),
+    Wrapper(("unbuffer",)),
+    Wrapper(("command",), inert_options=("-v", "-V")),
+    Wrapper(("exec",), value_options=("-a",)),
+    Wrapper(("sudo",), value_options=("-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir",
+                                      "-p", "--prompt", "-r", "--role", "-t", "--type", "-T",
+                                      "--command-timeout", "-U", "--other-user", "-h", "--host"),
+            dir_options=("-D", "--chdir"),
+            inert_options=("-l", "--list", "-v", "--validate", "-K", "--remove-timestamp", "-e", "--edit",
+                           "-V", "--version"),
+            background_options=("-b", "--background")),
+    Wrapper(("doas",), value_options=("-u", "-C")),
+    Wrapper(("stdbuf",), value_options=("-i", "-o", "-e", "--input", "--output", "--error")),
+    Wrapper(("xvfb-run",), value_options=("-n", "--server-num", "-s", "--server-args", "-e", "--error-file",
+                                          "-f", "--auth-file", "-p", "--xauth-protocol", "-w", "--wait")),
+    Wrapper(("dotenv",), value_options=("-e", "-v", "-c", "-p")),
+    Wrapper(("cross-env",), assignments=True),
+    Wrapper(("npx",), value_options=("-p", "--package", "--node-options", "--cache", "--registry"),
+            string_options=("-c", "--call")),
+    Wrapper(("bunx",), value_options=("-p", "--package")),
+    Wrapper(("uvx",), value_options=("--from", "--with", "--python", "-p", "--index", "--index-url")),
+    Wrapper(("npm",), subcommands=(("exec",), ("x",)), value_options=("-p", "--package", "-w", "--workspace",
+                                                                       "--prefix"),
+            dir_options=("--prefix",), string_options=("-c", "--call")),
+    Wrapper(("pnpm",), subcommands=(("exec",), ("dlx",)), value_options=("-C", "--dir", "--filter", "-F",
+                                                                          "--package"),
+            dir_options=("-C", "--dir"), string_options=("-c", "--shell-mode")),
+    Wrapper(("yarn",), subcommands=(("dlx",), ("exec",)), value_options=("-p", "--package", "--cwd"),
+            dir_options=("--cwd",)),
+    Wrapper(("bun",), subcommands=(("x",),), value_options=("--cwd",), dir_options=("--cwd",)),
+    Wrapper(("uv",), subcommands=(("run",), ("tool", "run")),
+            value_options=("--with", "--with-editable", "--with-requirements", "--python", "-p", "--project",
+                           "--directory", "--package", "--extra", "--group", "--only-group", "--no-group",
+                           "--env-file", "--index", "--default-index", "--index-url", "--extra-index-url",
+                           "-f", "--find-links", "--from", "--config-file", "--cache-dir", "-P",
+                           "--upgrade-package", "--reinstall-package", "--refresh-package",
+                           "--python-preference", "--color", "--exclude-newer", "--index-strategy"),
+            dir_options=("--directory",), module_option="-m"),
+    Wrapper(("poetry",), subcommands=(("run",),), value_options=("-C", "--directory", "-P", "--project"),
+            dir_options=("-C", "--directory", "-P", "--project")),
+    Wrapper(("pipenv",), subcommands=(("run",),)),
+    Wrapper(("pdm",), subcommands=(("run",),), value_options=("-p", "--project"), dir_options=("-p", "--project")),
+    Wrapper(("rye",), subcommands=(("run",),)),
+    Wrapper(("hatch",), subcommands=(("run",),), value_options=("-e", "--env")),
+    Wrapper(("conda", "mamba", "micromamba"), subcommands=(("run",),),
+            value_options=("-n", "--name", "-p", "--prefix", "--cwd"), dir_options=("--cwd",)),
+    Wrapper(("pixi",), subcommands=(("run",),), value_options=("-e", "--environment", "--manifest-path")),
+    Wrapper(("bundle", "bundler"), subcommands=(("exec",),), value_options=("--gemfile",)),
+    Wrapper(("direnv",), subcommands=(("exec",),), operands=1, dir_operand=True),
+    Wrapper(("nix",), subcommands=(("develop",), ("shell",)), rest_options=("-c", "--command")),
+    Wrapper(("nix-shell",), value_options=("-p", "--packages", "-A", "--attr", "-I"),
+            string_options=("--run", "--command")),
+    Wrapper(("su",), value_options=("-s", "--shell", "-g", "--group", "-G", "--supp-group"),
+            string_options=("-c", "--command")),
+)
+
+_BY_NAME: dict[str, Wrapper] = {name: wrapper for wrapper in WRAPPERS for name in wrapper.names}
+SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "busybox"})
+PWSH = frozenset({"pwsh", "powershell", "pwsh-preview"})
+_PYTHON_OPTIONS_WITH_VALUE = ("-W", "-X", "--check-hash-based-pycs")
+
+
+class Nested(NamedTuple):
+    """A command string handed to another shell, ready to be parsed."""
+
+    text: str
+    """The string after quote removal."""
+    positions: list[int]
+    """Outer offset of each character of ``text`` (plus one for its end)."""
+    shell: str
+    """``bash``, ``pwsh`` or ``cmd``: how to read it."""
+    pipefail: bool
+    """``bash -o pipefail -c``: the shell starts with pipefail on."""
+    via: Word
+    """The wrapper word that hands the string over (for reasons)."""
+
+
+class Unwrapped(NamedTuple):
+    """What runs once the wrappers are peeled off a simple command."""
+
+    argv: tuple[Word, ...]
+    """The wrapped command's words (empty when the wrappers run nothing)."""
+    wrappers: tuple[Word, ...]
+    """The wrapper words peeled off, outermost first."""
+    directories: tuple[Word, ...]
+    """Directory operands of wrappers (``env -C api``), in order."""
+    nested: Nested | None
+    """A command string to parse, when a shell or ``eval`` runs one."""
+    background: Span | None
+    """Where a wrapper detaches the command (``sudo -b``), if one does."""
+    inert: Span | None
+    """Where a wrapper option means nothing is run (``command -v``), if one does."""
+    problem: str | None
+    """Why the wrapped command cannot be known (a dynamic word, an unreadable string)."""
+
+
+def program_name(value: str) -> str:
+    """The lower-case basename of a command word, without a Windows executable suffix."""
+    name = value.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    for suffix in (".exe", ".cmd", ".bat", ".ps1", ".com"):
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _option(word: Word) -> tuple[str, str | None]:
+    value = word.value or word.text
+    if value.startswith("--") and "=" in value:
+        name, _, rest = value.partition("=")
+        return name, rest
+    return value, None
+
+
+def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
+    """Peel wrappers off ``words`` (a simple command's argv)."""
+    argv = list(words)
+    wrappers: list[Word] = []
+    directories: list[Word] = []
+    for _ in range(32):  # `time time time …` is legal; the bound only stops pathological input
+        if not argv:
+            break
+        head = argv[0]
+        if head.value is None:
+            return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None)
+        name = program_name(head.value)
+        if shell == "pwsh":
+            name = name.lower()
+        if name in SHELLS or name in PWSH or name == "cmd" or name == "eval":
+            return _shell(argv, name, shell, tuple(wrappers), tuple(directories))
+        if name == "coverage" and len(argv) > 1 and argv[1].value == "run":
+            rest = _skip_options(argv[2:], ("--rcfile", "--source", "--omit", "--include", "--concurrency",
+                                            "--data-file", "--context", "--debug"))
+            wrappers.append(head)
+            argv = [Word("python", "python", head.span), *rest]
+            break
+        wrapper = _BY_NAME.get(name)
+        if wrapper is None:
+            break
+        result = _apply(wrapper, argv, directories, shell)
+        if result is None:
+            break  # `npm install`: the program, not a wrapper here
+        rest, marker = result
+        wrappers.append(head)
+        if isinstance(marker, Unwrapped):
+            return marker._replace(wrappers=tuple(wrappers), directories=tuple(directories))
+        if marker is not None:
+            kind, span = marker
+            background = span if kind == "background" else None
+            inert = span if kind == "inert" else None
+            if inert is not None:
+                return Unwrapped((), tuple(wrappers), tuple(directories), None, None, inert, None)
+            unwrapped = unwrap(tuple(rest), shell)
+            return unwrapped._replace(wrappers=tuple(wrappers) + unwrapped.wrappers,
+                                      directories=tuple(directories) + unwrapped.directories,
+                                      background=background)
+        argv = rest
+    return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None)
+
+
+def _skip_options(words: list[Word], value_options: tuple[str, ...]) -> list[Word]:
+    index = 0
+    while index < len(words):
+        name, attached = _option(words[index])
+        if name == "--":
+            return words[index + 1 :]
+        if not name.startswith("-") or name == "-":
+            break
+        index += 2 if name in value_options and attached is None else 1
+    return words[index:]
+
+
+_Marker = Union["Unwrapped", tuple[str, Span], None]
+"""What a wrapper's options did besides pointing at the command: a finished result (a command
+string to parse, or a problem), ``("background", span)``, ``("inert", span)``, or nothing."""
+
+
+def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word],
+           shell: str) -> tuple[list[Word], _Marker] | None:
+    """Apply one wrapper's grammar; ``None`` when the program does not wrap here."""
+    index = 1
+    if wrapper.subcommands:
+        index = _after_subcommand(wrapper, argv)
+        if index < 0:
+            return None
+    operands_left = wrapper.operands
+    marker: _Marker = None
+    while index < len(argv):
+        word = argv[index]
+        name, attached = _option(word)
+        if word.value is None:
+            break
+        if name == "--":
+            index += 1
+            break
+        if wrapper.assignments and "=" in name and not name.startswith("-") and name.split("=")[0].isidentifier():
+            index += 1
+            continue
+        if name.startswith("-") and name != "-":
+            if name in wrapper.inert_options:
+                return [], ("inert", word.span)
+            if name in wrapper.background_options:
+                marker = ("background", word.span)
+            if name in wrapper.string_options:
+                value_word = _value_word(argv, index, attached)
+                if value_word is None:
+                    return [], Unwrapped((), (), (), None, None, None, f"`{name}` has no command string")
+                return [], _nested_from(value_word, shell, "bash", False, argv[0])
+            if name in wrapper.rest_options:
+                return argv[index + 1 :], marker
+            if wrapper.module_option and name == wrapper.module_option:
+                return [Word("python", "python", argv[0].span), Word("-m", "-m", word.span), *argv[index + 1 :]], marker
+            takes_value = name in wrapper.value_options and attached is None
+            if name in wrapper.dir_options:
+                value_word = _value_word(argv, index, attached)
+                if value_word is not None:
+                    directories.append(value_word)
+            index += 2 if takes_value else 1
+            continue
+        if operands_left:
+            if wrapper.dir_operand:
+                directories.append(word)
+            operands_left -= 1
+            index += 1
+            continue
+        break
+    rest = argv[index:]
+    if wrapper.names[0] == "hatch" and rest and rest[0].value and ":" in rest[0].value:
+        command = rest[0].value.partition(":")[2]
+        rest = [Word(rest[0].text, command, rest[0].span), *rest[1:]] if command else rest[1:]
+    return rest, marker
+
+
+def _value_word(argv: list[Word], index: int, attached: str | None) -> Word | None:
+    word = argv[index]
+    if attached is not None:
+        start = word.span.end - len(attached)
+        return Word(attached, attached, Span(start, word.span.end))
+    return argv[index + 1] if index + 1 < len(argv) else None
+
+
+def _after_subcommand(wrapper: Wrapper, argv: list[Word]) -> int:
+    """Index just after the wrapper's subcommand words, skipping global options; -1 if absent."""
+    index = 1
+    while index < len(argv):
+        name, attached = _option(argv[index])
+        if name.startswith("-") and name != "-":
+            index += 2 if name in wrapper.value_options and attached is None else 1
+            continue
+        for sequence in wrapper.subcommands:
+            values = [word.value for word in argv[index : index + len(sequence)]]
+            if values == list(sequence):
+                return index + len(sequence)
+        return -1
+    return -1
+
+
+def _nested_from(word: Word, outer: str, target: str, pipefail: bool, via: Word) -> Unwrapped:
+    """A command string written as one word in the ``outer`` dialect, run by ``target``."""
+    unquoted = (pwsh_unquote if outer == "pwsh" else bash_unquote)(word.text, word.span.start)
+    if unquoted is None:
+        return Unwrapped((), (), (), None, None, None, f"the command string {word.text} expands at run time")
+    text, positions = unquoted
+    return Unwrapped((), (), (), Nested(text, positions, target, pipefail, via), None, None, None)
+
+
+def _shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
+           directories: tuple[Word, ...]) -> Unwrapped:
+    head = argv[0]
+    wrappers = (*wrappers, head)
+    if name == "eval":
+        return _joined(argv[1:], "bash", False, head, outer, wrappers, directories)
+    if name in PWSH:
+        return _pwsh_command(argv, head, outer, wrappers, directories)
+    if name == "cmd":
+        index = 1
+        while index < len(argv) and (argv[index].value or "").startswith("/"):
+            flag = (argv[index].value or "").lower()
+            index += 1
+            if flag in ("/c", "/k", "/r"):
+                if flag == "/k":
+                    return Unwrapped((), wrappers, directories, None, None, None,
+                                     "`cmd /k` keeps the shell open after the command")
+                return _joined(argv[index:], "cmd", False, head, outer, wrappers, directories)
+        return Unwrapped((), wrappers, directories, None, None, None, "`cmd` without `/c` runs no command")
+    # POSIX shells
+    index = 1
+    command_mode = False
+    pipefail = False
+    if name == "busybox":
+        if len(argv) < 2 or argv[1].value not in ("sh", "ash"):
+            return Unwrapped(tuple(argv), wrappers[:-1], directories, None, None, None, None)
+        index = 2
+    while index < len(argv):
+        value = argv[index].value
+        if value is None:
+            return Unwrapped((), wrappers, directories, None, None, None,
+                             f"the shell option {argv[index].text} expands at run time")
+        if value == "--" or value == "-":
+            index += 1
+            break
+        if value in ("--rcfile", "--init-file"):
+            index += 2
+            continue
+        if value.startswith("--"):
+            index += 1
+            continue
+        if value[:1] in "-+" and len(value) > 1:
+            letters = value[1:]
+            index += 1
+            for letter in letters:
+                if letter == "c":
+                    command_mode = True
+                elif letter in "oO":
+                    option = argv[index].value if index < len(argv) else None
+                    if option == "pipefail":
+                        pipefail = value[0] == "-"
+                    index += 1
+            continue
+        break
+    if command_mode:
+        if index >= len(argv):
+            return Unwrapped((), wrappers, directories, None, None, None, "`-c` has no command string")
+        nested = _nested_from(argv[index], outer, "bash", pipefail, head)
+        return nested._replace(wrappers=wrappers, directories=directories)
+    # `bash script.sh args`: the script is the program
+    return Unwrapped(tuple(argv[index:]), wrappers, directories, None, None, None, None)
+
+
+def _pwsh_command(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word, ...],
+                  directories: tuple[Word, ...]) -> Unwrapped:
+    index = 1
+    dirs = list(directories)
+    while index < len(argv):
+        value = argv[index].value
+        if value is None:
+            break
+        lowered = value.lower()
+        if not lowered.startswith("-"):
+            return Unwrapped((), wrappers, tuple(dirs), None, None, None,
+                             f"`{head.text} {value}` runs a script file")
+        option = lowered.lstrip("-")
+        if option and "command".startswith(option) and len(option) >= 1 and option not in ("co", "config"):
+            return _joined(argv[index + 1 :], "pwsh", False, head, outer, wrappers, tuple(dirs))
+        if option in ("encodedcommand", "e", "ec", "enc"):
+            if index + 1 >= len(argv) or argv[index + 1].value is None:
+                break
+            try:
+                decoded = base64.b64decode(argv[index + 1].value or "", validate=True).decode("utf-16-le")
+            except (binascii.Error, UnicodeDecodeError, ValueError):
+                return Unwrapped((), wrappers, tuple(dirs), None, None, None,
+                                 "the encoded command is not valid base64 UTF-16")
+            span = argv[index + 1].span
+            positions = [span.start] * len(decoded) + [span.end]
+            return Unwrapped((), wrappers, tuple(dirs), Nested(decoded, positions, "pwsh", False, head),
+                             None, None, None)
+        if option in ("file", "f"):
+            return Unwrapped((), wrappers, tuple(dirs), None, None, None, f"`{head.text} -File` runs a script file")
+        if option in ("noexit",):
+            return Unwrapped((), wrappers, tuple(dirs), None, None, None, "`-NoExit` keeps the shell open")
+        if option in ("workingdirectory", "wd"):
+            if index + 1 < len(argv):
+                dirs.append(argv[index + 1])
+            index += 2
+            continue
+        if option in ("executionpolicy", "ep", "ex", "outputformat", "of", "o", "inputformat", "if", "i",
+                      "configurationname", "config", "custompipename", "settingsfile", "windowstyle", "w",
+                      "version", "v"):
+            index += 2
+            continue
+        index += 1
+    return Unwrapped((), wrappers, tuple(dirs), None, None, None, f"`{head.text}` is given no command")
+
+
+def _joined(words: list[Word], shell: str, pipefail: bool, via: Word, outer: str,
+            wrappers: tuple[Word, ...], directories: tuple[Word, ...]) -> Unwrapped:
+    """Arguments joined by spaces into one command string (``eval``, ``pwsh -Command``)."""
+    if not words:
+        return Unwrapped((), wrappers, directories, None, None, None, f"`{via.text}` is given no command")
+    parts: list[str] = []
+    positions: list[int] = []
+    unquote = pwsh_unquote if outer == "pwsh" else bash_unquote
+    for number, word in enumerate(words):
+        unquoted = unquote(word.text, word.span.start)
+        if unquoted is None:
+            return Unwrapped((), wrappers, directories, None, None, None,
+                             f"the command string {word.text} expands at run time")
+        if number:
+            parts.append(" ")
+            positions.append(positions[-1] if positions else word.span.start)
+        parts.append(unquoted[0])
+        positions.extend(unquoted[1][:-1])
+    positions.append(words[-1].span.end)
+    return Unwrapped((), wrappers, directories, Nested("".join(parts), positions, shell, pipefail, via),
+                     None, None, None)

@@ -1,0 +1,104 @@
+"""Promises the project makes about itself: public APIs, import hygiene, the README and CI."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import advisor
+import obligations
+import shellparse
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = {"shellparse": shellparse, "obligations": obligations, "advisor": advisor}
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_all_is_exactly_the_public_surface(name: str) -> None:
+    """Every name in `__all__` exists, and every public attribute is listed in `__all__`."""
+    package = PACKAGES[name]
+    exported = set(package.__all__)
+    assert all(hasattr(package, item) for item in exported)
+    public = {item for item in vars(package) if not item.startswith("_")}
+    submodules = {item for item in public if type(getattr(package, item)).__name__ == "module"}
+    assert public - submodules - {"annotations"} == exported
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.append(node.module)
+    return names
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_no_package_imports_another_packages_private_modules(name: str) -> None:
+    """Packages use each other only through their public `__init__`."""
+    for path in (ROOT / name).rglob("*.py"):
+        for module in _imports(path):
+            top, _, rest = module.partition(".")
+            if top in PACKAGES and top != name:
+                assert not rest.startswith("_"), f"{path.relative_to(ROOT)} imports {module}"
+
+
+def test_dependencies_flow_one_way() -> None:
+    """shellparse imports neither obligations nor advisor; obligations does not import advisor."""
+    for path in (ROOT / "shellparse").rglob("*.py"):
+        assert not {m.split(".")[0] for m in _imports(path)} & {"obligations", "advisor"}, path
+    for path in (ROOT / "obligations").rglob("*.py"):
+        assert "advisor" not in {m.split(".")[0] for m in _imports(path)}, path
+
+
+def test_importing_shellparse_stays_light() -> None:
+    """Start-up matters for hooks: shellparse imports no pydantic, click, rich or hypothesis, and
+    loads the PowerShell grammar only when asked for PowerShell."""
+    code = ("import sys, shellparse; shellparse.analyze('npm test | tail'); "
+            "print(sorted(m for m in ('pydantic', 'click', 'rich', 'hypothesis', 'tree_sitter_pwsh', "
+            "'tree_sitter_pwsh._binding') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, cwd=ROOT)
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def readme_commands() -> list[str]:
+    text = (ROOT / "README.md").read_text()
+    block = re.search(r"^```[^\n]*\n(.*?)^```", text, re.S | re.M)
+    assert block is not None
+    return [line for line in block.group(1).splitlines() if line.strip() and not line.lstrip().startswith("#")]
+
+
+def test_readme_opens_with_exactly_two_commands() -> None:
+    """The README's first code block holds two commands: the main job, then the tests."""
+    first, second = readme_commands()
+    assert "witness check" in first and "examples/" in first
+    assert "pytest" in second and "mypy" in second and "ruff" in second
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    """`.ci/run` takes the README's second command and runs nothing else of its own."""
+    script = (ROOT / ".ci" / "run").read_text()
+    extracted = subprocess.run(
+        ["bash", "-c", script.split("if [ -z")[0] + 'printf %s "$test_command"', ".ci/run"],
+        capture_output=True, text=True, cwd=ROOT, timeout=30,
+    ).stdout
+    assert extracted == readme_commands()[1]
+
+
+def test_readme_example_runs() -> None:
+    """The README's main job works on the shipped example: verdicts for every line, exit 1 (findings)."""
+    witness = Path(sys.executable).with_name("witness")
+    done = subprocess.run([str(witness), "check", "--batch", "examples/commands.txt", "--format", "text"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 1, done.stderr
+    for headline in ("witness:", "reporting pipe:", "masked:", "not a check:"):
+        assert headline in done.stdout
