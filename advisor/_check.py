@@ -115,11 +115,16 @@ def render(analysis: Analysis, *, explain: bool = False, color: bool = False) ->
     each reason is about (with ``explain``, every reason and the check's identity)."""
     paint = _Painter(color)
     lines = [_headline(analysis, paint)]
-    shown = [r for r in analysis.reasons if explain or r.level in ("masks", "residual")]
+    shown = [r for r in analysis.reasons if (explain and r.code != "directory") or r.level in ("masks", "residual")]
     if analysis.validation is None and not explain:
         shown = list(analysis.reasons)
+    previous = None
     for reason in shown:
-        lines.extend(_reason_lines(analysis.command, reason, paint))
+        shown_line, caret = _reason_lines(analysis.command, reason, paint)
+        if shown_line is not None and shown_line != previous:
+            lines.append(shown_line)
+        previous = shown_line
+        lines.append(caret)
     if explain:
         validation = analysis.validation
         if validation is not None:
@@ -151,12 +156,13 @@ def _headline(analysis: Analysis, paint: _Painter) -> str:
     return paint.bad("masked") + f": {what} — the exit status is not the check's own"
 
 
-def _reason_lines(command: str, reason: Reason, paint: _Painter) -> list[str]:
+def _reason_lines(command: str, reason: Reason, paint: _Painter) -> tuple[str | None, str]:
+    """The command line to show (``None`` without a span) and the caret line under it."""
     label = f"{_safe(reason.message)} [{reason.code}]"
     if reason.span is None or not command:
-        return [f"  - {label}"]
+        return None, f"  - {label}"
     shown, caret_start, caret_width = _excerpt_line(command, reason.span)
-    return [f"    {shown}", "    " + " " * caret_start + paint.caret("^" * caret_width) + " " + label]
+    return f"    {shown}", "    " + " " * caret_start + paint.caret("^" * caret_width) + " " + label
 
 
 def _excerpt_line(command: str, span: Span) -> tuple[str, int, int]:

@@ -140,7 +140,8 @@ class Analyzer:
         ).hexdigest()[:16]
         validation = Validation(identified.kind, identified.family, statement, finding.directory, digest,
                                 finding.span)
-        reasons = list(finding.reasons)
+        # Source order reads best: the caret lines then walk along the command.
+        reasons = sorted(finding.reasons, key=lambda r: (r.span is None, r.span or (0, 0)))
         eligible = finding.source == "check"
         if finding.source == "reporting-pipe":
             if self.policy == "strict" and not finding.cmdlet:
@@ -292,8 +293,14 @@ class Analyzer:
             source = "masked"
             reasons.append(Reason("negated", "`!` inverts the check's status", pipeline.negation, "masks"))
         if position > 0:
-            reasons.append(Reason("pipe-into-check", "a pipe into the check only feeds its input",
-                                  pipeline.pipes[position - 1], "keeps"))
+            feed = Span(pipeline.span.start, pipeline.pipes[position - 1].end)
+            if shell == "bash" and env.pipefail:
+                source = "masked"
+                reasons.append(Reason("pipefail-producer", f"with pipefail on, a failure of `{_excerpt(text, feed)}` "
+                                      "becomes the pipeline's status", feed, "masks"))
+            else:
+                reasons.append(Reason("pipe-into-check", "a pipe into the check only feeds its input; the "
+                                      "pipeline's status is the check's", feed, "keeps"))
         if position < len(pipeline.commands) - 1:
             consumers = pipeline.commands[position + 1 :]
             verdicts = [self.consumer(consumer, shell) for consumer in consumers]
@@ -342,9 +349,9 @@ class Analyzer:
         if index < end:
             after = Span(statement.op_span.start if statement.op_span else pipeline.span.end,
                          statements[end].pipeline.span.end)
-            if statement.op == "||" and index + 1 == end and _failure_exit(statements[end], shell, after_or=True):
-                reasons.append(Reason("failure-exit", f"`{_excerpt(text, after)}` keeps a failure a failure",
-                                      after, "keeps"))
+            if statement.op == "||" and index + 1 == end and _exits_with_status(statements[end], shell):
+                reasons.append(Reason("failure-exit", f"`{_excerpt(text, after)}` leaves with the check's own "
+                                      "failing status", after, "keeps"))
             else:
                 source = "masked"
                 if statement.op == "||":
@@ -548,13 +555,14 @@ def _exit_arg(command: Command) -> str | None:
     return command.words[1].text if len(command.words) > 1 else None
 
 
-def _failure_exit(statement: Statement, shell: str, after_or: bool) -> bool:
-    """``exit 1``, or a bare ``exit``/``exit $?`` right after ``||``: the script ends failing."""
+def _exits_with_status(statement: Statement, shell: str) -> bool:
+    """A lone ``exit``/``exit $?`` (``exit $LASTEXITCODE`` in pwsh): leaves with the last status."""
     commands = statement.pipeline.commands
-    return len(commands) == 1 and statement.pipeline.negation is None and _failure_exit_command(commands[0], after_or)
+    return len(commands) == 1 and statement.pipeline.negation is None and _exit_propagates(commands[0], shell)
 
 
 def _failure_exit_command(command: Command, after_or: bool) -> bool:
+    """``exit 1`` anywhere, or a bare ``exit``/``exit $?`` right after ``||``: it can only end failing."""
     if command.kind != "simple" or not command.words:
         return False
     name = (command.words[0].value or "").lower()

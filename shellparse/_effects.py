@@ -145,8 +145,8 @@ def program_effect(argv: tuple[Word, ...], shell: str) -> str:
     if name == "sed":
         return MUTATING if any(v == "-i" or v.startswith(("-i", "--in-place")) for v in values) else READ_ONLY
     if name in ("find", "fd", "fdfind"):
-        writes: tuple[str, ...] = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf", "-fls", "-x", "-X",
-                  "--exec", "--exec-batch")
+        writes: tuple[str, ...] = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprintf",
+                                   "-fls", "-x", "-X", "--exec", "--exec-batch")
         return UNKNOWN if any(value in writes for value in values) else READ_ONLY
     if name == "sort" and any(v == "-o" or v.startswith(("-o", "--output")) for v in values):
         return MUTATING

@@ -47,7 +47,7 @@ KEPT_BASH: list[tuple[str, str]] = [
     ("sh -c 'exec pytest'", "pytest"),
     ("eval 'pytest -q'", "pytest -q"),
     ("pytest; exit $?", "pytest"),
-    ("pytest || exit 1", "pytest"),
+    ("pytest || exit $?", "pytest"),
     ("pytest || exit", "pytest"),
     ("[ -d node_modules ] || npm ci; npm test", "npm test"),
     ("cd api || exit 1; npm test", "npm test"),
@@ -84,6 +84,7 @@ MASKED_BASH: list[tuple[str, str]] = [
     ("false || npm test", "or-chain"),
     ("npm test || echo failed", "or-chain"),
     ("pytest || exit 0", "or-chain"),
+    ("pytest || exit 1", "or-chain"),
     ("npm test &", "background"),
     ("npm test 2>&1 &", "background"),
     ("sudo -b npm test", "background"),
@@ -115,6 +116,7 @@ MASKED_BASH: list[tuple[str, str]] = [
     ("(npm test; true)", "true-tail"),
     ("(npm test | tee a) | tail", "extra-pipes"),
     ("set -o pipefail; npm test | grep ok", "deciding-consumer"),
+    ("set -o pipefail; cat in.txt | pytest -q -", "pipefail-producer"),
     ("set -o pipefail; set +o pipefail; npm test | tee log | tail", "extra-pipes"),
 ]
 
