@@ -78,7 +78,8 @@ def process_ratio(runs: int) -> tuple[float, float, float]:
     for _ in range(3):  # warm the page cache and write bytecode, as an installed tool has it
         subprocess.run(check, env=env, stdout=subprocess.DEVNULL, check=False)
         subprocess.run(bare, env=env, check=True)
-    check_times, bare_times = [], []
+    check_times: list[float] = []
+    bare_times: list[float] = []
     for _ in range(runs):
         for command, sink in ((check, check_times), (bare, bare_times)):
             start = time.perf_counter()

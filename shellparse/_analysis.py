@@ -19,8 +19,9 @@ from ._families import mention_pattern
 from ._identify import Identified, identify
 from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
+from ._quoting import bash_unquote
 from ._results import Analysis, Check, Reason, Validation
-from ._wrappers import Nested, Unwrapped, program_name, unwrap
+from ._wrappers import SHELLS, Nested, Unwrapped, program_name, unwrap
 
 _RANK = {"check": 0, "reporting-pipe": 1, "masked": 2}
 PASS_THROUGH = frozenset({"tee", "tail", "head", "cat", "less", "more"})
@@ -38,7 +39,7 @@ _OPAQUE_NAMES = {
 _CD = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
 _POPD = frozenset({"popd", "pop-location"})
 _EXITS = frozenset({"exit", "return", "logout"})
-_SAFE_WORD = re.compile(r"^[\w@%+=:,./-]+$")
+_SAFE_WORD = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+$", re.ASCII)
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
 
 
@@ -214,6 +215,10 @@ class Analyzer:
         if unwrapped.problem is not None:
             self.effect = combine(self.effect, UNKNOWN)
             return []
+        if unwrapped.inert is None and not unwrapped.argv and unwrapped.wrappers:
+            stdin = _shell_stdin(command, unwrapped, self.text)
+            if stdin is not None:  # `bash <<'EOF' … EOF`: the here-document is the script
+                return self.nested(command, unwrapped, stdin, env, shell)
         if unwrapped.inert is not None or not unwrapped.argv:
             return []
         identified = identify(unwrapped.argv, shell)
@@ -301,9 +306,19 @@ class Analyzer:
             else:
                 reasons.append(Reason("pipe-into-check", "a pipe into the check only feeds its input; the "
                                       "pipeline's status is the check's", feed, "keeps"))
-        if position < len(pipeline.commands) - 1:
-            consumers = pipeline.commands[position + 1 :]
-            verdicts = [self.consumer(consumer, shell) for consumer in consumers]
+        end = ends[index]
+        tail, pipestatus = self.tail(statements, end, shell)
+        consumers = pipeline.commands[position + 1 :]
+        verdicts = [self.consumer(consumer, shell) for consumer in consumers]
+        exact_exit = tail is not None and tail.code == "exit-propagation"
+        if tail is not None and consumers and (
+                (pipestatus == position and index == end)
+                or (shell == "pwsh" and exact_exit and all(v == "cmdlet" for v in verdicts))):
+            # `check | tee log; exit ${PIPESTATUS[0]}`, or PowerShell `check | Select-Object; exit
+            # $LASTEXITCODE` (cmdlets never set it): the script leaves with the check's own status.
+            tail = tail._replace(message=f"`{_excerpt(text, tail.span)}` exits with the check's own status, "
+                                 "whatever the pipe after it does")
+        elif consumers:
             pipe_span = Span(pipeline.pipes[position].start, pipeline.span.end)
             deciding = [(c, v) for c, v in zip(consumers, verdicts, strict=True) if v == "deciding"]
             if deciding:
@@ -334,7 +349,6 @@ class Analyzer:
         start = index
         while start > 0 and statements[start - 1].op in ("&&", "||"):
             start -= 1
-        end = ends[index]
         for earlier in range(start, index):
             if statements[earlier].op == "||":
                 source = "masked"
@@ -364,7 +378,6 @@ class Analyzer:
             source = "masked"
             reasons.append(Reason("background", "`&` runs the check in the background; the shell reports 0 at once",
                                   statements[end].op_span, "masks"))
-        tail = self.tail(statements, end, shell)
         if tail is not None:
             if tail.level == "masks":
                 source = "masked"
@@ -374,8 +387,9 @@ class Analyzer:
             reasons.append(env.risk)
         return source, reasons, cmdlet
 
-    def tail(self, statements: tuple[Statement, ...], end: int, shell: str) -> Reason | None:
-        """The verdict on what runs after the check's list, if anything does."""
+    def tail(self, statements: tuple[Statement, ...], end: int, shell: str) -> tuple[Reason | None, int | None]:
+        """The verdict on what runs after the check's list, if anything does, and the index ``N``
+        of an ``exit ${PIPESTATUS[N]}`` that ends the script right after it."""
         text = self.text
         index = end + 1
         kept: Reason | None = None
@@ -386,16 +400,18 @@ class Analyzer:
                         statement.pipeline.span.end)
             commands = statement.pipeline.commands
             single = len(commands) == 1 and statement.pipeline.negation is None
-            if single and _exit_propagates(commands[0], shell) and statement.op in (None, ";", "\n"):
-                return Reason("exit-propagation", f"`{_excerpt(text, span)}` exits with the check's status",
-                              span, "keeps")
+            if single and statement.op in (None, ";", "\n"):
+                pipestatus = _pipestatus_exit(commands[0]) if shell == "bash" and index == end + 1 else None
+                if _exit_propagates(commands[0], shell) or pipestatus is not None:
+                    return Reason("exit-propagation", f"`{_excerpt(text, span)}` leaves with the status of the "
+                                  "line before it", span, "keeps"), pipestatus
             if single and shell == "pwsh" and commands[0].kind == "expression" and commands[0].literal:
                 kept = Reason("report-tail", f"`{_excerpt(text, span)}` only prints a string; PowerShell keeps "
                               "the check's exit code", span, "keeps")
                 index += 1
                 continue
-            return Reason(*_tail_message(text, span, commands[0] if single else None), span, "masks")
-        return kept
+            return Reason(*_tail_message(text, span, commands[0] if single else None), span, "masks"), None
+        return kept, None
 
     def consumer(self, command: Command, shell: str) -> str:
         """``pass-through``, ``cmdlet`` (a PowerShell pass-through cmdlet) or ``deciding``."""
@@ -497,6 +513,22 @@ def parse_nested(text: str, positions: list[int], dialect: str) -> Script:
     return parse_bash(text, offsets)
 
 
+def _shell_stdin(command: Command, unwrapped: Unwrapped, text: str) -> Nested | None:
+    """The script a shell reads from a here-document or here-string, when it is given no other."""
+    shell = unwrapped.wrappers[-1]
+    if program_name(shell.value or "") not in SHELLS:
+        return None
+    for redirect in command.redirects:
+        if redirect.body is not None and redirect.op in ("<<", "<<-"):
+            start, end = redirect.body
+            return Nested(text[start:end], [*range(start, end), end], "bash", False, shell)
+        if redirect.op == "<<<" and redirect.target is not None:
+            unquoted = bash_unquote(redirect.target.text, redirect.target.span.start)
+            if unquoted is not None:
+                return Nested(unquoted[0], unquoted[1], "bash", False, shell)
+    return None
+
+
 def _list_ends(statements: tuple[Statement, ...]) -> list[int]:
     ends = [0] * len(statements)
     end = len(statements) - 1
@@ -523,7 +555,12 @@ def _head_span(command: Command, text: str) -> Span:
 
 
 def _word_text(word: Word) -> str:
-    return word.value if word.value is not None else word.text
+    if word.value is not None:
+        return word.value
+    text = word.text
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1]  # `cd "$DIR"`: show the expansion, not the quoting
+    return text
 
 
 def _directory(parts: tuple[str, ...]) -> str | None:
@@ -592,6 +629,17 @@ def _exit_propagates(command: Command, shell: str) -> bool:
     return argument is None or argument in ("$?", '"$?"', "${?}")
 
 
+_PIPESTATUS = re.compile(r'^"?\$\{PIPESTATUS\[(\d+)\]\}"?$')
+
+
+def _pipestatus_exit(command: Command) -> int | None:
+    """``N`` for ``exit ${PIPESTATUS[N]}``: leave with the status of one command of the last pipeline."""
+    if command.kind != "simple" or len(command.words) != 2 or command.words[0].value != "exit":
+        return None
+    match = _PIPESTATUS.match(command.words[1].text)
+    return int(match.group(1)) if match else None
+
+
 def _risk_of(command: Command, shell: str, after_or: bool, text: str) -> Reason | None:
     words = command.words
     name = (words[0].value or "").lower() if shell == "pwsh" else (words[0].value or "")
@@ -603,9 +651,10 @@ def _risk_of(command: Command, shell: str, after_or: bool, text: str) -> Reason 
     if name == "exec" and shell == "bash" and len(words) > 1 and (words[1].value or "").startswith("-") is False:
         return Reason("early-exit", f"`{_excerpt(text, command.span)}` replaces the shell before the check runs",
                       command.span, "masks")
-    if name == "trap" and shell == "bash":
+    if name == "trap" and shell == "bash" and len(words) > 2:
         signals = [w.value or "" for w in words[2:]]
-        if any(s in ("EXIT", "0", "SIGEXIT") for s in signals):
+        action = words[1].value if words[1].value is not None else words[1].text
+        if any(s in ("EXIT", "0", "SIGEXIT") for s in signals) and re.search(r"\bexit\b", action):
             return Reason("exit-trap", "an EXIT trap runs after the check and can replace the final status",
                           command.span, "masks")
     return None

@@ -68,7 +68,12 @@ class _Converter:
         text = self.text(node)
         if node.child_count and any(mark in text for mark in _SUBSTITUTION_MARKS):
             self.collect(node, opaque)
-        return Word(text, bash_value(text), self.span(node))
+        value = bash_value(text)
+        if self.data[node.end_byte : node.end_byte + 1] == b"\r" and value is not None:
+            # bash does not treat a carriage return as blank: `npm test\r` runs the script "test\r"
+            # (a command line with Windows line endings). tree-sitter does.
+            value += "\r"
+        return Word(text, value, self.span(node))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
         """Add every substitution inside ``node`` to ``opaque``, with its body parsed."""
@@ -212,6 +217,7 @@ class _Converter:
         fd = None
         op = ""
         target = None
+        body = None
         end = node.end_byte
         for child in node.children:
             kind = child.type
@@ -223,6 +229,7 @@ class _Converter:
                 target = Word(self.text(child), None, self.span(child))
                 end = child.end_byte
             elif kind == "heredoc_body":
+                body = self.span(child)
                 if "$" in self.text(child) or "`" in self.text(child):
                     self.collect(child, opaque)
             elif kind == "heredoc_end":
@@ -239,7 +246,7 @@ class _Converter:
                 end = child.end_byte
             elif child.is_named:
                 extra_words.append(self.word(child, opaque))  # `echo a > f b`: `b` is an argument
-        return Redirect(op, fd, target, self.offsets.span(node.start_byte, end))
+        return Redirect(op, fd, target, self.offsets.span(node.start_byte, end), body)
 
     def compound(self, node: Any) -> Command:
         kind = node.type

@@ -65,7 +65,7 @@ FAMILIES: tuple[Family, ...] = (
     # Python
     _p("pytest", "test", "pytest", "py.test", "pytest-3", modules=("pytest", "py.test"),
        fix=("--snapshot-update", "--inline-snapshot=fix", "--inline-snapshot=create")),
-    _p("unittest", "test", "python -m unittest", modules=("unittest",)),
+    Family("unittest", (), "program", (("", "test"),), modules=("unittest",)),
     _p("tox", "test", "tox", modules=("tox",)),
     _p("nox", "test", "nox", modules=("nox",)),
     _p("nose", "test", "nosetests", "nose2", modules=("nose", "nose2")),
@@ -159,7 +159,12 @@ FAMILIES: tuple[Family, ...] = (
     Family("bazel", ("bazel", "bazelisk"), "subcommand", (("test", "test"), ("build", "build"))),
     Family("swift", ("swift",), "subcommand", (("test", "test"), ("build", "build")),
            value_options=("--package-path",), dir_options=("--package-path",)),
-    _p("xcodebuild", "build", "xcodebuild"),
+    Family("xcodebuild", ("xcodebuild",), "goals",
+           (("test", "test"), ("build", "build"), ("build-for-testing", "build"), ("test-without-building", "test")),
+           default="build",
+           value_options=("-scheme", "-project", "-workspace", "-destination", "-configuration", "-sdk",
+                          "-target", "-derivedDataPath", "-resultBundlePath", "-testPlan", "-only-testing",
+                          "-skip-testing", "-xcconfig", "-toolchain", "-arch", "-jobs")),
     # Ruby, PHP, Elixir, Haskell, others
     _p("rspec", "test", "rspec"),
     _p("cucumber", "test", "cucumber"),
@@ -177,6 +182,7 @@ FAMILIES: tuple[Family, ...] = (
     Family("zig", ("zig",), "subcommand", (("test", "test"), ("build", "build"))),
     Family("dune", ("dune",), "subcommand", (("test", "test"), ("build", "build"), ("runtest", "test"))),
     _p("shellcheck", "lint", "shellcheck"),
+    Family("pre-commit", ("pre-commit", "prek"), "subcommand", (("run", "lint"),), modules=("pre_commit",)),
     _p("hadolint", "lint", "hadolint"),
     # PowerShell
     _p("pester", "test", "invoke-pester"),
@@ -188,7 +194,8 @@ FAMILIES: tuple[Family, ...] = (
 
 # Package-manager script names and their kind.
 SCRIPT_KINDS: tuple[tuple[str, str], ...] = (
-    ("test", "test"), ("t", "test"), ("tst", "test"), ("tests", "test"), ("test:*", "test"), ("e2e", "test"),
+    ("test", "test"), ("t", "test"), ("tst", "test"), ("tests", "test"), ("test:*", "test"), ("test-*", "test"),
+    ("test_*", "test"), ("e2e", "test"), ("lint-*", "lint"), ("typecheck-*", "typecheck"),
     ("unit", "test"), ("coverage", "test"), ("jest", "test"), ("vitest", "test"),
     ("lint", "lint"), ("lint:*", "lint"), ("eslint", "lint"), ("check", "lint"), ("check:*", "lint"),
     ("format:check", "lint"), ("fmt:check", "lint"), ("prettier:check", "lint"),

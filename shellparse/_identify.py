@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 from typing import NamedTuple
 
 from ._families import (
@@ -27,6 +28,16 @@ _SUBCOMMAND_REQUIRES = {
     ("dotnet", "format"): ("--verify-no-changes",),
     ("cargo", "fmt"): ("--check",),
 }
+# How a program is named in a statement when several names run the same tool.
+ALIASES = {
+    "py.test": "pytest", "pytest-3": "pytest", "gradlew": "gradle", "mvnw": "mvn", "mvnd": "mvn",
+    "_mocha": "mocha", "gmake": "make", "bazelisk": "bazel", "bundler": "bundle",
+    "invoke-pester": "Invoke-Pester", "invoke-scriptanalyzer": "Invoke-ScriptAnalyzer",
+}
+# `python -m unittest` has no program of its own to name it by.
+MODULE_HEADS = {"unittest": ("python", "-m", "unittest")}
+# Families whose "program" is a script of the project: the statement names it by its path.
+SCRIPT_FAMILIES = frozenset({"runtests", "django", "artisan", "test-script"})
 _RUNNER_VALUE_OPTIONS = ("-r", "--require", "-I", "--import", "-e", "--eval", "-c", "--loader", "--conditions",
                          "-d", "--define")
 
@@ -62,7 +73,7 @@ def identify(argv: tuple[Word, ...], shell: str) -> Identified | None:
     family = family_for_program(name)
     if family is None:
         if path_qualified and TEST_FILE.match(name):
-            return Identified("test-script", "test", (raw, *map(_text, argv[1:])), (), False)
+            return Identified("test-script", "test", (_script_path(raw), *map(_text, argv[1:])), (), False)
         return None
     return _match(family, name, argv, shell)
 
@@ -77,20 +88,14 @@ def _interpreter(name: str, argv: tuple[Word, ...], shell: str) -> Identified | 
         value = argv[index].value
         if value is None:
             return None
-        if python and value == "-m" and index + 1 < len(argv):
-            module = argv[index + 1].value or ""
+        if python and value.startswith("-m"):
+            module = value[2:] or (argv[index + 1].value or "" if index + 1 < len(argv) else "")
+            rest = argv[index + 1 :] if value[2:] else argv[index + 2 :]
             family = family_for_module(module)
             if family is None:
                 return None
-            rest = argv[index + 2 :]
-            head = Word(family.programs[0], family.programs[0], argv[index + 1].span)
-            return _match(family, family.programs[0], (head, *rest), shell)
-        if python and value.startswith("-m") and len(value) > 2:
-            family = family_for_module(value[2:])
-            if family is None:
-                return None
-            head = Word(family.programs[0], family.programs[0], argv[index].span)
-            return _match(family, family.programs[0], (head, *argv[index + 1 :]), shell)
+            head = MODULE_HEADS.get(module, (ALIASES.get(module, module),))
+            return _match(family, module, (argv[index], *rest), shell, head)
         if value in ("-c", "-e", "--eval", "-") or (python and value.startswith("-c")):
             return None  # inline code
         if name == "node" and value == "--test":
@@ -104,7 +109,8 @@ def _interpreter(name: str, argv: tuple[Word, ...], shell: str) -> Identified | 
         if family is not None:
             return _match(family, script, argv[index:], shell)
         if TEST_FILE.match(script):
-            return Identified("test-script", "test", (value, *map(_text, argv[index + 1 :])), (), False)
+            return Identified("test-script", "test", (_script_path(value), *map(_text, argv[index + 1 :])), (),
+                              False)
         return None
     return None
 
@@ -117,14 +123,27 @@ def _has_flag(args: tuple[Word, ...], flags: tuple[str, ...]) -> bool:
     return False
 
 
-def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str) -> Identified | None:
+def _script_path(value: str) -> str:
+    """A project script named by its path, normalised (``./tests/runtests.py`` → ``tests/runtests.py``)."""
+    return posixpath.normpath(value.replace("\\", "/"))
+
+
+def _head(family: Family, name: str, argv0: Word) -> tuple[str, ...]:
+    if family.name in SCRIPT_FAMILIES:
+        return (_script_path(argv0.value or argv0.text),)
+    return (ALIASES.get(name, name),)
+
+
+def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
+           head: tuple[str, ...] | None = None) -> Identified | None:
     args = argv[1:]
-    canonical = family.programs[0]
+    if head is None:
+        head = _head(family, name, argv[0])
     fixes = _has_flag(args, family.fix) if family.fix else False
     if family.style == "program":
         if family.requires and not _has_flag(args, family.requires):
             return None
-        return Identified(family.name, family.kinds[0][1], (canonical, *map(_text, args)), (), fixes)
+        return Identified(family.name, family.kinds[0][1], (*head, *map(_text, args)), (), fixes)
     if family.style == "scripts":
         return _script(family, name, args)
     kept: list[str] = []
@@ -157,6 +176,10 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str) -> Ide
             kept.append(value)
             index += 1
             continue
+        if family.style == "goals" and "=" in value and value.split("=", 1)[0].isidentifier():
+            kept.append(value)  # `make CC=clang test`: a variable, not a goal
+            index += 1
+            continue
         words.append((value, len(kept)))
         kept.append(value)
         index += 1
@@ -172,14 +195,14 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str) -> Ide
             kind = kind_of(sub, family.kinds)
             if kind is None and family.name == "ruff" and ("/" in sub or "." in sub):
                 kind = "lint"  # legacy `ruff path`: check
-            required = _SUBCOMMAND_REQUIRES.get((canonical, sub))
+            required = _SUBCOMMAND_REQUIRES.get((family.name, sub))
             if kind is not None and required and not _has_flag(args, required):
                 kind = None
             if kind is None and ("", "test") in family.kinds and family.name == "vitest":
                 kind = "test" if sub.endswith((".ts", ".js", ".tsx", ".mts")) or "/" in sub else None
         if kind is None:
             return None
-        return Identified(family.name, kind, (canonical, *kept), tuple(directories), fixes)
+        return Identified(family.name, kind, (*head, *kept), tuple(directories), fixes)
     # goals
     kinds: list[str] = []
     for value, _ in words:
@@ -192,7 +215,7 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str) -> Ide
         chosen = family.default
     if chosen is None:
         return None
-    return Identified(family.name, chosen, (canonical, *kept), tuple(directories), fixes)
+    return Identified(family.name, chosen, (*head, *kept), tuple(directories), fixes)
 
 
 def _script(family: Family, pm: str, args: tuple[Word, ...]) -> Identified | None:

@@ -48,6 +48,8 @@ class Redirect(NamedTuple):
     """The file, descriptor or here-document delimiter the redirect names."""
     span: Span
     """Where the redirect is, here-document body excluded."""
+    body: Span | None = None
+    """For ``<<`` and ``<<-``: where the here-document's body is."""
 
 
 class Opaque(NamedTuple):

@@ -43,6 +43,8 @@ class Wrapper(NamedTuple):
     """``NAME=value`` words may precede the command (``env``, ``cross-env``)."""
     module_option: str | None = None
     """An option naming a Python module to run (``uv run -m pytest``)."""
+    string_only: bool = False
+    """The command comes only through a string option; other operands are skipped (``su USER -c``)."""
 
 
 WRAPPERS: tuple[Wrapper, ...] = (
@@ -106,7 +108,7 @@ WRAPPERS: tuple[Wrapper, ...] = (
     Wrapper(("nix-shell",), value_options=("-p", "--packages", "-A", "--attr", "-I"),
             string_options=("--run", "--command")),
     Wrapper(("su",), value_options=("-s", "--shell", "-g", "--group", "-G", "--supp-group"),
-            string_options=("-c", "--command")),
+            string_options=("-c", "--command"), string_only=True),
 )
 
 _BY_NAME: dict[str, Wrapper] = {name: wrapper for wrapper in WRAPPERS for name in wrapper.names}
@@ -180,6 +182,9 @@ def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
         name = program_name(head.value)
         if shell == "pwsh":
             name = name.lower()
+        if shell == "pwsh" and name in ("invoke-expression", "iex"):
+            rest = [w for w in argv[1:] if (w.value or "").lower() != "-command"]
+            return _joined(rest, "pwsh", False, head, shell, (*wrappers, head), tuple(directories))
         if name in SHELLS or name in PWSH or name == "cmd" or name == "eval":
             return _shell(argv, name, shell, tuple(wrappers), tuple(directories))
         if name == "coverage" and len(argv) > 1 and argv[1].value == "run":
@@ -271,13 +276,15 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word],
                     directories.append(value_word)
             index += 2 if takes_value else 1
             continue
-        if operands_left:
+        if operands_left or wrapper.string_only:
             if wrapper.dir_operand:
                 directories.append(word)
-            operands_left -= 1
+            operands_left = max(0, operands_left - 1)
             index += 1
             continue
         break
+    if wrapper.string_only:
+        return [], ("inert", argv[0].span)
     rest = argv[index:]
     if wrapper.names[0] == "hatch" and rest and rest[0].value and ":" in rest[0].value:
         command = rest[0].value.partition(":")[2]

@@ -61,6 +61,12 @@ KEPT_BASH: list[tuple[str, str]] = [
     ("cat <<'EOF' > f\nnpm test; true\nEOF\nnpm test", "npm test"),
     ("git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\" && npm test", "npm test"),
     ("npm run lint && npm test", "npm test"),
+    ("npm test 2>&1 | tee log; exit ${PIPESTATUS[0]}", "npm test"),
+    ("npm test | grep -c ok; exit ${PIPESTATUS[0]}", "npm test"),
+    ("trap 'rm -f tmp' EXIT; pytest", "pytest"),
+    ("bash <<'EOF'\nnpm test\nEOF", "npm test"),
+    ('bash <<< "pytest -q"', "pytest -q"),
+    ('xvfb-run -a su ci -c "npm test"', "npm test"),
 ]
 
 
@@ -117,6 +123,8 @@ MASKED_BASH: list[tuple[str, str]] = [
     ("(npm test | tee a) | tail", "extra-pipes"),
     ("set -o pipefail; npm test | grep ok", "deciding-consumer"),
     ("set -o pipefail; cat in.txt | pytest -q -", "pipefail-producer"),
+    ("npm test | grep -c ok; exit ${PIPESTATUS[1]}", "deciding-consumer"),
+    ("bash <<'EOF'\nnpm test || true\nEOF", "or-chain"),
     ("set -o pipefail; set +o pipefail; npm test | tee log | tail", "extra-pipes"),
 ]
 
@@ -155,7 +163,7 @@ PWSH: list[tuple[str, str | None, bool, str]] = [
     ('& "C:\\Program Files\\nodejs\\npm.cmd" test', "check", True, "npm test"),
     ("npm test -- --watch=false", "check", True, "npm test -- --watch=false"),
     ("cargo test -- --nocapture", "check", True, "cargo test -- --nocapture"),
-    ("Invoke-Pester -Path tests -CI", "check", True, "invoke-pester -Path tests -CI"),
+    ("Invoke-Pester -Path tests -CI", "check", True, "Invoke-Pester -Path tests -CI"),
     ("npm test; echo done", "masked", False, "npm test"),
     ("npm test; Write-Output \"done\"", "masked", False, "npm test"),
     ("npm test; $LASTEXITCODE", "masked", False, "npm test"),
@@ -168,6 +176,10 @@ PWSH: list[tuple[str, str | None, bool, str]] = [
     ("python -m pytest -x | Select-String FAILED", "masked", False, "pytest -x"),
     ("npm test 2>&1 | Select-Object -First 40 | Out-Host", "masked", False, "npm test"),
     ('pwsh -NoProfile -Command "npm test; exit 1"', "masked", False, "npm test"),
+    ("npm test 2>&1 | Select-Object -Last 40; exit $LASTEXITCODE", "check", True, "npm test"),
+    ("npm test | tail -5; exit $LASTEXITCODE", "reporting-pipe", True, "npm test"),
+    ('Invoke-Expression "npm test"', "check", True, "npm test"),
+    ("npm test; exit", "masked", False, "npm test"),
 ]
 
 
@@ -326,7 +338,8 @@ def test_family_table(command: str, kind: str, family: str) -> None:
     ["echo npm test", "git commit -m 'make npm test pass'", "echo ok > vitest", "cat vitest.log", "npm install",
      "pnpm add -D vitest", "ruff format .", "black .", "prettier --write .", "make install", "mvn clean",
      "python -c 'import pytest'", "xargs pytest", "ls pytest/", "test -f x", "npm run start", "npm run lint:fix",
-     "cargo run", "go run .", "dotnet run", "command -v pytest", "sudo -l", "which jest", "grep -r pytest ."],
+     "cargo run", "go run .", "dotnet run", "command -v pytest", "sudo -l", "which jest", "grep -r pytest .",
+     "npm test\r", "su ci", "cat <<'EOF'\nnpm test\nEOF"],
 )
 def test_a_mention_is_not_a_check(command: str) -> None:
     """A family word outside command position, or a non-check use of the program, is not a check."""
