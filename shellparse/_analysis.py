@@ -103,6 +103,14 @@ class Analyzer:
         self.shell = shell
         self.policy = policy
         self.effect = READ_ONLY
+        self._unwrapped: dict[int, Unwrapped] = {}
+
+    def unwrap(self, command: Command, shell: str) -> Unwrapped:
+        """``unwrap`` of a simple command's words, once per command of this analysis."""
+        found = self._unwrapped.get(id(command))
+        if found is None:
+            found = self._unwrapped[id(command)] = unwrap(command.words, shell)
+        return found
 
     # -- entry point ------------------------------------------------------------------------
 
@@ -129,9 +137,9 @@ class Analyzer:
                 reasons.insert(0, Reason("empty", "the command is empty", None, "note"))
             return Analysis(self.text, self.shell, self.policy, None, None, False, tuple(reasons), self.effect,
                             parse_error, checks, self._expected_negative(script))
+        # A check is never a grep-like probe, so `expected_negative` is False here.
         return Analysis(self.text, self.shell, self.policy, primary.validation, primary.exit_source,
-                        primary.witness_eligible, primary.reasons, self.effect, parse_error, checks,
-                        self._expected_negative(script))
+                        primary.witness_eligible, primary.reasons, self.effect, parse_error, checks, False)
 
     def _check(self, finding: _Finding) -> Check:
         identified = finding.identified
@@ -209,7 +217,7 @@ class Analyzer:
     def simple(self, command: Command, env: _Env, shell: str) -> list[_Finding]:
         if not command.words:
             return []
-        unwrapped = unwrap(command.words, shell)
+        unwrapped = self.unwrap(command, shell)
         if unwrapped.nested is not None:
             return self.nested(command, unwrapped, unwrapped.nested, env, shell)
         if unwrapped.problem is not None:
@@ -417,7 +425,7 @@ class Analyzer:
         """``pass-through``, ``cmdlet`` (a PowerShell pass-through cmdlet) or ``deciding``."""
         if command.kind != "simple" or command.opaque or not command.words:
             return "deciding"
-        argv = unwrap(command.words, shell).argv
+        argv = self.unwrap(command, shell).argv
         if not argv or argv[0].value is None:
             return "deciding"
         name = program_name(argv[0].value)
@@ -489,7 +497,7 @@ class Analyzer:
         command = pipeline.commands[0]
         if command.kind != "simple" or command.opaque or not command.words:
             return False
-        argv = unwrap(command.words, self.shell).argv
+        argv = self.unwrap(command, self.shell).argv
         if not argv or argv[0].value is None:
             return False
         name = program_name(argv[0].value)

@@ -15,12 +15,14 @@ from ._model import Span
 class OffsetMap:
     """Maps byte offsets of a UTF-8 buffer to character offsets in the outermost text."""
 
-    __slots__ = ("_shift", "_table")
+    __slots__ = ("_shift", "_table", "identity")
 
     def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None, shift: int = 0):
         # `outer[i]` is the outer offset of character i of `text` (with one extra entry for the
         # end); without it, character i of `text` is outer offset `shift + i`.
         self._shift = shift
+        self.identity = outer is None and shift == 0 and len(data) == len(text)
+        """Byte offsets are character offsets (ASCII text at top level): callers may skip the map."""
         if outer is None and len(data) == len(text):
             self._table: list[int] | None = None  # pure ASCII: byte offset == char offset
             return
@@ -54,6 +56,9 @@ class OffsetMap:
         The end is taken as one past the last character's own position, not as the position of
         the next character: inside a string with escapes (``"a\\"b"``) the two differ.
         """
+        if self._table is None:
+            shift = self._shift
+            return Span(start + shift, max(start, end) + shift)
         first = self(start)
         if end <= start:
             return Span(first, first)

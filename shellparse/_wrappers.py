@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from functools import lru_cache
 from typing import NamedTuple, Union
 
 from ._model import Span, Word
@@ -151,6 +152,7 @@ class Unwrapped(NamedTuple):
     """Why the wrapped command cannot be known (a dynamic word, an unreadable string)."""
 
 
+@lru_cache(maxsize=2048)
 def program_name(value: str) -> str:
     """The lower-case basename of a command word, without a Windows executable suffix."""
     name = value.replace("\\", "/").rsplit("/", 1)[-1].lower()
