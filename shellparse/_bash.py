@@ -8,6 +8,7 @@ here-document swallow the rest of its line; regrouping the flat stream undoes bo
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ._flat import NestingTooDeepError, Unit, attach, regroup, separate
@@ -39,12 +40,27 @@ def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0) -> S
     data = text.encode("utf-8", "surrogatepass")
     if offsets is None:
         offsets = OffsetMap(text, data)
-    tree = bash_parser().parse(data)
+    tree = bash_parser().parse(data if len(data) == len(text) else _ascii_stand_in(text))
     converter = _Converter(data, offsets, depth)
     try:
         return converter.program(tree.root_node)
     except (NestingTooDeepError, RecursionError):
         return Script((), f"constructs nest deeper than {MAX_DEPTH} levels", Span(offsets(0), offsets(len(data))))
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _ascii_stand_in(text: str) -> bytes:
+    """``text`` with every non-ASCII character replaced by letters of the same UTF-8 length.
+
+    tree-sitter-bash's scanner passes the character after `{` to C's ``isdigit``, which reads
+    outside its table for code points above 255 and can crash the process
+    (tree-sitter/tree-sitter-bash#337). To bash, non-ASCII characters are ordinary word
+    characters, as letters are, so the tree keeps its shape; byte offsets stay the same, and
+    every word is read back from the real text.
+    """
+    return _NON_ASCII.sub(lambda match: "x" * len(match.group().encode("utf-8", "surrogatepass")), text).encode()
 
 
 class _Converter:

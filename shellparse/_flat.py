@@ -72,8 +72,8 @@ def regroup(items: list[Any], error: list[tuple[str, Span]]) -> Script:
                 pipes.append(span)
                 continue
             if not commands:
-                if problem is None and op != "\n":
-                    problem = (f"syntax error near {op!r}", span)
+                # `for f in *; do`: the loop header leaves a separator with no command before it.
+                # Real syntax errors are tree-sitter's to report.
                 continue
             assert start is not None
             pipeline = Pipeline(tuple(commands), tuple(pipes), negation, Span(start, commands[-1].span.end))
