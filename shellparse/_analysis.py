@@ -10,7 +10,6 @@ verdict wins. Every decision leaves a :class:`Reason` with the span of the text 
 from __future__ import annotations
 
 import hashlib
-import posixpath
 import re
 
 from ._bash import parse_bash
@@ -21,6 +20,17 @@ from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
 from ._quoting import bash_unquote
 from ._results import Analysis, Check, Reason, Validation
+from ._shellstate import (
+    POSIX_SH,
+    ShellState,
+    directory,
+    excerpt,
+    exit_propagates,
+    exits_with_status,
+    pipestatus_exit,
+    update,
+    word_text,
+)
 from ._wrappers import SHELLS, Nested, Unwrapped, program_name, unwrap
 
 _RANK = {"check": 0, "reporting-pipe": 1, "masked": 2}
@@ -36,38 +46,8 @@ _OPAQUE_NAMES = {
     "substitution": "a command substitution", "process-substitution": "a process substitution",
     "subexpression": "a subexpression", "script-block": "a script block",
 }
-_CD = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
-_POPD = frozenset({"popd", "pop-location"})
-_EXITS = frozenset({"exit", "return", "logout"})
 _SAFE_WORD = re.compile(r"^[A-Za-z0-9_@%+=:,./-]+$", re.ASCII)
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
-
-
-def _excerpt(text: str, span: Span | None, limit: int = 60) -> str:
-    if span is None:
-        return ""
-    piece = " ".join(text[span.start : span.end].split())
-    return piece if len(piece) <= limit else piece[: limit - 1] + "…"
-
-
-class _Env:
-    """What earlier statements did to the shell that runs the check."""
-
-    __slots__ = ("dir_stack", "dirs", "functions", "pipefail", "risk")
-
-    def __init__(self, pipefail: bool = False, dirs: tuple[str, ...] = ()):
-        self.pipefail = pipefail
-        self.dirs: tuple[str, ...] = dirs
-        self.dir_stack: list[tuple[str, ...]] = []
-        self.functions: set[str] = set()
-        self.risk: Reason | None = None
-
-    def copy(self) -> _Env:
-        other = _Env(self.pipefail, self.dirs)
-        other.dir_stack = list(self.dir_stack)
-        other.functions = set(self.functions)
-        other.risk = self.risk
-        return other
 
 
 class _Finding:
@@ -115,7 +95,7 @@ class Analyzer:
     # -- entry point ------------------------------------------------------------------------
 
     def run(self, script: Script) -> Analysis:
-        findings = self.scan(script, _Env(), self.shell)
+        findings = self.scan(script, ShellState(), self.shell)
         parse_error = script.error
         if parse_error is not None:
             self.effect = UNKNOWN
@@ -165,23 +145,26 @@ class Analyzer:
 
     # -- scanning -----------------------------------------------------------------------------
 
-    def scan(self, script: Script, env: _Env, shell: str) -> list[_Finding]:
+    def scan(self, script: Script, env: ShellState, shell: str) -> list[_Finding]:
         statements = script.statements
         ends = _list_ends(statements)
         findings: list[_Finding] = []
         for index, statement in enumerate(statements):
             pipeline = statement.pipeline
+            # The statement is judged by the shell as it was before it ran: a group's own
+            # `exit $?` after its check must not count as an exit before it.
+            before = (env.risk, env.pipefail, env.maybe_pipefail)
             for position, command in enumerate(pipeline.commands):
                 inner = self.command(command, env, shell)
                 if inner:
-                    source, reasons, cmdlet = self.position(statements, ends, index, position, env, shell)
+                    source, reasons, cmdlet = self.position(statements, ends, index, position, before, shell)
                     for finding in inner:
                         finding.degrade(source, reasons, cmdlet)
                     findings.extend(inner)
-            self.update(statements, index, env, shell)
+            update(env, statements, index, shell, self.text)
         return findings
 
-    def command(self, command: Command, env: _Env, shell: str) -> list[_Finding]:
+    def command(self, command: Command, env: ShellState, shell: str) -> list[_Finding]:
         findings: list[_Finding] = []
         kind = command.kind
         for redirect in command.redirects:
@@ -203,7 +186,7 @@ class Analyzer:
             findings.extend(self.opaque(opaque, env, shell))
         return findings
 
-    def opaque(self, opaque: Opaque, env: _Env, shell: str) -> list[_Finding]:
+    def opaque(self, opaque: Opaque, env: ShellState, shell: str) -> list[_Finding]:
         if opaque.body is None:
             self.effect = combine(self.effect, UNKNOWN)
             return []
@@ -214,7 +197,7 @@ class Analyzer:
                                               "command's status is not the check's", opaque.span, "masks")])
         return findings
 
-    def simple(self, command: Command, env: _Env, shell: str) -> list[_Finding]:
+    def simple(self, command: Command, env: ShellState, shell: str) -> list[_Finding]:
         if not command.words:
             return []
         unwrapped = self.unwrap(command, shell)
@@ -235,42 +218,44 @@ class Analyzer:
             return []
         if identified.fixes:
             self.effect = MUTATING
-        directory = _directory(env.dirs + tuple(_word_text(w) for w in unwrapped.directories + identified.directories))
-        finding = _Finding(identified, unwrapped.argv[0].span._replace(end=command.span.end), directory)
+        where = directory(env.dirs + tuple(word_text(w) for w in unwrapped.directories + identified.directories))
+        finding = _Finding(identified, unwrapped.argv[0].span._replace(end=command.span.end), where)
         reasons: list[Reason] = []
         for assignment in command.assignments:
-            reasons.append(Reason("env-prefix", f"`{_excerpt(self.text, assignment.span)}` only sets the "
+            reasons.append(Reason("env-prefix", f"`{excerpt(self.text, assignment.span)}` only sets the "
                                   "environment", assignment.span, "keeps"))
         for wrapper in unwrapped.wrappers:
             reasons.append(Reason("wrapper", f"`{wrapper.value}` runs the check and returns its status",
                                   wrapper.span, "keeps"))
         for redirect in command.redirects:
-            reasons.append(Reason("redirect", f"`{_excerpt(self.text, redirect.span)}` only redirects "
+            reasons.append(Reason("redirect", f"`{excerpt(self.text, redirect.span)}` only redirects "
                                   "input or output", redirect.span, "keeps"))
         source = "check"
         if unwrapped.background is not None:
             source = "masked"
             reasons.append(Reason("background", "the wrapper detaches the check; its status never comes back",
                                   unwrapped.background, "masks"))
-        name = program_name(unwrapped.argv[0].value or "")
-        if name in env.functions:
-            source = "masked"
-            reasons.append(Reason("shadowed", f"`{name}` is redefined as a shell function before this line",
-                                  unwrapped.argv[0].span, "masks"))
+        for word in (*unwrapped.wrappers, unwrapped.argv[0]):
+            name = program_name(word.value or "")
+            if name in env.shadowed:
+                source = "masked"
+                reasons.append(Reason("shadowed", f"`{name}` is redefined (a function, an alias or `hash -p`) "
+                                      "before this line", word.span, "masks"))
         finding.degrade(source, reasons)
         return [finding]
 
-    def nested(self, command: Command, unwrapped: Unwrapped, nested: Nested, env: _Env,
+    def nested(self, command: Command, unwrapped: Unwrapped, nested: Nested, env: ShellState,
                shell: str) -> list[_Finding]:
         dialect = "pwsh" if nested.shell == "pwsh" else "bash"
         script = parse_nested(nested.text, nested.positions, dialect)
         unreadable = nested.shell == "cmd" and not _plain_cmd(nested.text)
         eval_like = (nested.via.value or "") == "eval"
-        inner_dirs = env.dirs + tuple(_word_text(w) for w in unwrapped.directories)
+        inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
         if eval_like:
             inner_env = env
         else:
-            inner_env = _Env(nested.pipefail, inner_dirs)
+            posix = program_name(nested.via.value or "") in POSIX_SH
+            inner_env = ShellState(nested.pipefail, inner_dirs, posix_sh=posix)
         findings = self.scan(script, inner_env, dialect)
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
         for finding in findings:
@@ -294,8 +279,11 @@ class Analyzer:
 
     # -- position of a check in its script ---------------------------------------------------------
 
-    def position(self, statements: tuple[Statement, ...], ends: list[int], index: int, position: int, env: _Env,
-                 shell: str) -> tuple[str, list[Reason], bool]:
+    def position(self, statements: tuple[Statement, ...], ends: list[int], index: int, position: int,
+                 before: tuple[Reason | None, bool, bool], shell: str) -> tuple[str, list[Reason], bool]:
+        """The verdict on a check's place in its script: pipes, lists, what runs after it, and
+        (``before``: risk, pipefail surely on, pipefail maybe on) what ran before it."""
+        risk, pipefail, maybe_pipefail = before
         text = self.text
         reasons: list[Reason] = []
         source = "check"
@@ -307,9 +295,9 @@ class Analyzer:
             reasons.append(Reason("negated", "`!` inverts the check's status", pipeline.negation, "masks"))
         if position > 0:
             feed = Span(pipeline.span.start, pipeline.pipes[position - 1].end)
-            if shell == "bash" and env.pipefail:
+            if shell == "bash" and maybe_pipefail:
                 source = "masked"
-                reasons.append(Reason("pipefail-producer", f"with pipefail on, a failure of `{_excerpt(text, feed)}` "
+                reasons.append(Reason("pipefail-producer", f"with pipefail on, a failure of `{excerpt(text, feed)}` "
                                       "becomes the pipeline's status", feed, "masks"))
             else:
                 reasons.append(Reason("pipe-into-check", "a pipe into the check only feeds its input; the "
@@ -324,7 +312,7 @@ class Analyzer:
                 or (shell == "pwsh" and exact_exit and all(v == "cmdlet" for v in verdicts))):
             # `check | tee log; exit ${PIPESTATUS[0]}`, or PowerShell `check | Select-Object; exit
             # $LASTEXITCODE` (cmdlets never set it): the script leaves with the check's own status.
-            tail = tail._replace(message=f"`{_excerpt(text, tail.span)}` exits with the check's own status, "
+            tail = tail._replace(message=f"`{excerpt(text, tail.span)}` exits with the check's own status, "
                                  "whatever the pipe after it does")
         elif consumers:
             pipe_span = Span(pipeline.pipes[position].start, pipeline.span.end)
@@ -332,12 +320,12 @@ class Analyzer:
             if deciding:
                 consumer = deciding[0][0]
                 source = "masked"
-                name = _excerpt(text, Span(pipeline.pipes[consumers.index(consumer) + position].start,
+                name = excerpt(text, Span(pipeline.pipes[consumers.index(consumer) + position].start,
                                            consumer.span.end))
                 reasons.append(Reason("deciding-consumer", f"`{name}` decides the pipeline's status, not the "
                                       "check", Span(pipeline.pipes[consumers.index(consumer) + position].start,
                                                     consumer.span.end), "masks"))
-            elif shell == "bash" and env.pipefail:
+            elif shell == "bash" and pipefail:
                 reasons.append(Reason("pipefail", "`pipefail` is on: the pipeline fails when the check fails",
                                       pipe_span, "keeps"))
             elif len(consumers) > 1:
@@ -347,7 +335,7 @@ class Analyzer:
             else:
                 source = _worse(source, "reporting-pipe")
                 cmdlet = shell == "pwsh" and verdicts[0] == "cmdlet"
-                piece = _excerpt(text, pipe_span)
+                piece = excerpt(text, pipe_span)
                 if cmdlet:
                     message = f"`{piece}` passes the output through a cmdlet, which does not set the exit status"
                 else:
@@ -361,26 +349,26 @@ class Analyzer:
             if statements[earlier].op == "||":
                 source = "masked"
                 left = Span(statements[earlier].pipeline.span.start, _op_end(statements[earlier]))
-                reasons.append(Reason("or-chain", f"`{_excerpt(text, left)}` runs the check only when the left "
+                reasons.append(Reason("or-chain", f"`{excerpt(text, left)}` runs the check only when the left "
                                       "side fails; otherwise the check never runs and 0 is reported", left,
                                       "masks"))
             elif statements[earlier].op == "&&":
                 left = Span(statements[earlier].pipeline.span.start, _op_end(statements[earlier]))
-                reasons.append(Reason("and-before", f"`{_excerpt(text, left)}` runs before the check; if it fails "
+                reasons.append(Reason("and-before", f"`{excerpt(text, left)}` runs before the check; if it fails "
                                       "the check does not run", left, "keeps"))
         if index < end:
             after = Span(statement.op_span.start if statement.op_span else pipeline.span.end,
                          statements[end].pipeline.span.end)
-            if statement.op == "||" and index + 1 == end and _exits_with_status(statements[end], shell):
-                reasons.append(Reason("failure-exit", f"`{_excerpt(text, after)}` leaves with the check's own "
+            if statement.op == "||" and index + 1 == end and exits_with_status(statements[end], shell):
+                reasons.append(Reason("failure-exit", f"`{excerpt(text, after)}` leaves with the check's own "
                                       "failing status", after, "keeps"))
             else:
                 source = "masked"
                 if statement.op == "||":
-                    message = f"`{_excerpt(text, after)}` runs when the check fails and its status replaces the check's"
+                    message = f"`{excerpt(text, after)}` runs when the check fails and its status replaces the check's"
                     reasons.append(Reason("or-chain", message, after, "masks"))
                 else:
-                    reasons.append(Reason("post-check-command", f"`{_excerpt(text, after)}` runs after the check; "
+                    reasons.append(Reason("post-check-command", f"`{excerpt(text, after)}` runs after the check; "
                                           "the status reported is the last command's", after, "masks"))
         if statements[end].op == "&":
             source = "masked"
@@ -390,9 +378,9 @@ class Analyzer:
             if tail.level == "masks":
                 source = "masked"
             reasons.append(tail)
-        if env.risk is not None:
+        if risk is not None:
             source = "masked"
-            reasons.append(env.risk)
+            reasons.append(risk)
         return source, reasons, cmdlet
 
     def tail(self, statements: tuple[Statement, ...], end: int, shell: str) -> tuple[Reason | None, int | None]:
@@ -409,12 +397,12 @@ class Analyzer:
             commands = statement.pipeline.commands
             single = len(commands) == 1 and statement.pipeline.negation is None
             if single and statement.op in (None, ";", "\n"):
-                pipestatus = _pipestatus_exit(commands[0]) if shell == "bash" and index == end + 1 else None
-                if _exit_propagates(commands[0], shell) or pipestatus is not None:
-                    return Reason("exit-propagation", f"`{_excerpt(text, span)}` leaves with the status of the "
+                pipestatus = pipestatus_exit(commands[0]) if shell == "bash" and index == end + 1 else None
+                if exit_propagates(commands[0], shell) or pipestatus is not None:
+                    return Reason("exit-propagation", f"`{excerpt(text, span)}` leaves with the status of the "
                                   "line before it", span, "keeps"), pipestatus
             if single and shell == "pwsh" and commands[0].kind == "expression" and commands[0].literal:
-                kept = Reason("report-tail", f"`{_excerpt(text, span)}` only prints a string; PowerShell keeps "
+                kept = Reason("report-tail", f"`{excerpt(text, span)}` only prints a string; PowerShell keeps "
                               "the check's exit code", span, "keeps")
                 index += 1
                 continue
@@ -434,45 +422,6 @@ class Analyzer:
         if name in PASS_THROUGH:
             return "pass-through"
         return "deciding"
-
-    # -- what a statement does to the shell for the statements after it --------------------------------
-
-    def update(self, statements: tuple[Statement, ...], index: int, env: _Env, shell: str) -> None:
-        statement = statements[index]
-        commands = statement.pipeline.commands
-        after_or = index > 0 and statements[index - 1].op == "||"
-        for command in commands:
-            if command.kind == "simple" and command.words:
-                self._update_simple(command, env, shell, after_or, in_pipeline=len(commands) > 1)
-            elif command.kind == "function" and command.words:
-                env.functions.add(program_name(command.words[0].value or command.words[0].text))
-            elif command.kind not in ("subshell", "group") and command.body is not None and env.risk is None:
-                env.risk = _risk_inside(command.body, shell, self.text)
-
-    def _update_simple(self, command: Command, env: _Env, shell: str, after_or: bool, in_pipeline: bool) -> None:
-        words = command.words
-        head = words[0].value
-        if head is None:
-            return
-        name = head.lower() if shell == "pwsh" else head
-        args = list(words[1:])
-        if name in _CD and not in_pipeline:
-            target = _cd_target(args, shell)
-            if name in ("pushd", "push-location"):
-                env.dir_stack.append(env.dirs)
-            env.dirs = (*env.dirs, target)
-            return
-        if name in _POPD and not in_pipeline:
-            env.dirs = env.dir_stack.pop() if env.dir_stack else (*env.dirs, "<popd>")
-            return
-        if name == "set" and shell == "bash":
-            values = [w.value or "" for w in args]
-            for number, value in enumerate(values):
-                if value[:1] in "-+" and value.endswith("o") and values[number + 1 : number + 2] == ["pipefail"]:
-                    env.pipefail = value[0] == "-"
-            return
-        if env.risk is None:
-            env.risk = _risk_of(command, shell, after_or, self.text)
 
     # -- extras ----------------------------------------------------------------------------------
 
@@ -562,129 +511,8 @@ def _head_span(command: Command, text: str) -> Span:
     return Span(start, newline if newline > 0 else end)
 
 
-def _word_text(word: Word) -> str:
-    if word.value is not None:
-        return word.value
-    text = word.text
-    if len(text) >= 2 and text[0] == text[-1] == '"':
-        return text[1:-1]  # `cd "$DIR"`: show the expansion, not the quoting
-    return text
-
-
-def _directory(parts: tuple[str, ...]) -> str | None:
-    path = ""
-    for part in parts:
-        piece = part.replace("\\", "/")
-        if piece.startswith(("/", "~", "$", "<")) or re.match(r"^[A-Za-z]:", piece) or not path:
-            path = piece
-        else:
-            path = path + "/" + piece
-    if not path:
-        return None
-    normal = posixpath.normpath(path) if not path.startswith("<") else path
-    return None if normal == "." else normal
-
-
-def _cd_target(args: list[Word], shell: str) -> str:
-    values = [a for a in args if not (a.value or a.text).startswith("-") or (a.value or "") == "-"]
-    if shell == "pwsh":
-        for number, word in enumerate(args):
-            if (word.value or "").lower() in ("-path", "-literalpath") and number + 1 < len(args):
-                return _word_text(args[number + 1])
-    if not values:
-        return "~"
-    return _word_text(values[0]) if (values[0].value or "") != "-" else "<previous directory>"
-
-
-def _exit_arg(command: Command) -> str | None:
-    return command.words[1].text if len(command.words) > 1 else None
-
-
-def _exits_with_status(statement: Statement, shell: str) -> bool:
-    """A lone ``exit``/``exit $?`` (``exit $LASTEXITCODE`` in pwsh): leaves with the last status."""
-    commands = statement.pipeline.commands
-    return len(commands) == 1 and statement.pipeline.negation is None and _exit_propagates(commands[0], shell)
-
-
-def _failure_exit_command(command: Command, after_or: bool) -> bool:
-    """``exit 1`` anywhere, or a bare ``exit``/``exit $?`` right after ``||``: it can only end failing."""
-    if command.kind != "simple" or not command.words:
-        return False
-    name = (command.words[0].value or "").lower()
-    if name == "throw":
-        return True
-    if name not in ("exit", "return"):
-        return False
-    argument = _exit_arg(command)
-    if argument is None:
-        return after_or
-    if argument.isdigit():
-        return int(argument) % 256 != 0
-    if argument in ("$?", '"$?"', "${?}", "$LASTEXITCODE", "$lastexitcode"):
-        return after_or
-    return False
-
-
-def _exit_propagates(command: Command, shell: str) -> bool:
-    """``exit $?`` / ``exit $LASTEXITCODE`` (or a bare ``exit`` in bash): leave with the last status."""
-    if command.kind != "simple" or not command.words or (command.words[0].value or "").lower() != "exit":
-        return False
-    if len(command.words) > 2:
-        return False
-    argument = _exit_arg(command)
-    if shell == "pwsh":
-        return argument is not None and argument.lower() == "$lastexitcode"
-    return argument is None or argument in ("$?", '"$?"', "${?}")
-
-
-_PIPESTATUS = re.compile(r'^"?\$\{PIPESTATUS\[(\d+)\]\}"?$')
-
-
-def _pipestatus_exit(command: Command) -> int | None:
-    """``N`` for ``exit ${PIPESTATUS[N]}``: leave with the status of one command of the last pipeline."""
-    if command.kind != "simple" or len(command.words) != 2 or command.words[0].value != "exit":
-        return None
-    match = _PIPESTATUS.match(command.words[1].text)
-    return int(match.group(1)) if match else None
-
-
-def _risk_of(command: Command, shell: str, after_or: bool, text: str) -> Reason | None:
-    words = command.words
-    name = (words[0].value or "").lower() if shell == "pwsh" else (words[0].value or "")
-    if name in _EXITS:
-        if _failure_exit_command(command, after_or):
-            return None
-        return Reason("early-exit", f"`{_excerpt(text, command.span)}` can end the script with status 0 before "
-                      "the check runs", command.span, "masks")
-    if name == "exec" and shell == "bash" and len(words) > 1 and (words[1].value or "").startswith("-") is False:
-        return Reason("early-exit", f"`{_excerpt(text, command.span)}` replaces the shell before the check runs",
-                      command.span, "masks")
-    if name == "trap" and shell == "bash" and len(words) > 2:
-        signals = [w.value or "" for w in words[2:]]
-        action = words[1].value if words[1].value is not None else words[1].text
-        if any(s in ("EXIT", "0", "SIGEXIT") for s in signals) and re.search(r"\bexit\b", action):
-            return Reason("exit-trap", "an EXIT trap runs after the check and can replace the final status",
-                          command.span, "masks")
-    return None
-
-
-def _risk_inside(script: Script, shell: str, text: str) -> Reason | None:
-    for index, statement in enumerate(script.statements):
-        after_or = index > 0 and script.statements[index - 1].op == "||"
-        for command in statement.pipeline.commands:
-            if command.kind == "simple" and command.words:
-                risk = _risk_of(command, shell, after_or, text)
-            elif command.kind != "subshell" and command.body is not None:
-                risk = _risk_inside(command.body, shell, text)
-            else:
-                risk = None
-            if risk is not None:
-                return risk
-    return None
-
-
 def _tail_message(text: str, span: Span, command: Command | None) -> tuple[str, str]:
-    piece = _excerpt(text, span)
+    piece = excerpt(text, span)
     if command is not None and command.kind == "simple":
         if not command.words and command.redirects:
             return ("standalone-redirect", f"`{piece}` is a command of its own (it truncates the file) and its "

@@ -156,6 +156,10 @@ class _Converter:
                 continue
             kind = node.type
             if kind in ("command", "variable_assignment", "variable_assignments"):
+                timed = _timed_compound(node) if kind == "command" else None
+                if timed is not None:  # `time ( … )`: the keyword times the compound; its status is the compound's
+                    stack.append(timed)
+                    continue
                 self.emit(items, self.simple(node, stack))
             elif kind in ("list", "pipeline"):
                 stack.extend(reversed(node.children))
@@ -295,6 +299,19 @@ class _Converter:
             names = [self.word(child, opaque) for child in children if child.type == "word"][:1]
             return Command("function", tuple(names), (), (), (), self.nested(children), span)
         return Command(_COMPOUND_KINDS.get(kind, kind), (), (), (), (), self.nested(children), span)
+
+
+def _timed_compound(node: Any) -> Any:
+    """The subshell in ``time [-p] ( … )``, which tree-sitter reads as an argument of `time`."""
+    children = node.children
+    if len(children) < 2 or children[-1].type not in ("subshell", "compound_statement"):
+        return None
+    name = children[0]
+    if name.type != "command_name" or name.text != b"time":
+        return None
+    if any(child.type != "word" or child.text != b"-p" for child in children[1:-1]):
+        return None
+    return children[-1]
 
 
 def _leaves(node: Any) -> list[Any]:

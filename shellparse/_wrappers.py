@@ -49,7 +49,8 @@ class Wrapper(NamedTuple):
 
 
 WRAPPERS: tuple[Wrapper, ...] = (
-    Wrapper(("time",), value_options=("-f", "--format", "-o", "--output")),
+    # `time` is a bash keyword timing a whole pipeline, so assignments may follow it.
+    Wrapper(("time",), value_options=("-f", "--format", "-o", "--output"), assignments=True),
     Wrapper(("timeout", "gtimeout"), value_options=("-s", "--signal", "-k", "--kill-after"), operands=1),
     Wrapper(("env",), value_options=("-u", "--unset", "-C", "--chdir", "-P"), dir_options=("-C", "--chdir"),
             string_options=("-S", "--split-string"), assignments=True),
@@ -59,6 +60,7 @@ WRAPPERS: tuple[Wrapper, ...] = (
     Wrapper(("chronic",)),
     Wrapper(("unbuffer",)),
     Wrapper(("command",), inert_options=("-v", "-V")),
+    Wrapper(("builtin",)),
     Wrapper(("exec",), value_options=("-a",)),
     Wrapper(("sudo",), value_options=("-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir",
                                       "-p", "--prompt", "-r", "--role", "-t", "--type", "-T",

@@ -1,0 +1,415 @@
+"""Hypothesis strategies that generate bash command lines around a check, labelled with the
+exit attribution that ``docs/shellparse.md`` gives them.
+
+.. warning::
+
+   **Do not execute generated commands outside a sandbox.** They are built from a fixed,
+   non-destructive vocabulary (no ``rm``, ``mv``, ``sudo``, network tools or absolute paths;
+   files are written only under the working directory, or to ``/dev/null``), but they are
+   still shell code: run them only in a throw-away directory, with a ``PATH`` whose check
+   programs are stubs, as the real-bash oracle of this project's tests does.
+
+Every strategy draws a :class:`Sample`:
+
+``command``
+    the bash command line;
+``program``
+    the word a stub must replace, on ``PATH``, to control the check's exit status: the
+    outermost program in command position that is not a shell keyword or builtin and not one
+    of the system wrappers ``time``, ``timeout``, ``env``, ``nice``, ``nohup``, ``command``,
+    ``exec`` and ``stdbuf`` (``npm`` for ``npm test``, ``npx`` for ``npx jest``, ``uv`` for
+    ``uv run pytest``, ``pytest`` for ``timeout 300 pytest``);
+``kind``
+    the check's kind (``test``, ``typecheck``, ``lint`` or ``build``);
+``expect``
+    ``witness`` (the exit source is ``check``), ``reporting-pipe`` or ``masked``.
+
+The strategies:
+
+:func:`checks`
+    a bare check command (``pytest -q``, ``npm run lint``, ``cargo clippy -- -D warnings``);
+:func:`wrapped_checks`
+    a check with env prefixes, system wrappers and package runners (``CI=1 timeout 300 npx
+    jest``);
+:func:`attributed_commands`
+    shapes that keep the check's own status: redirects, ``cd sub &&``, separators before the
+    check, a pipe into the check, ``( … )``, ``{ …; }``, ``bash -c '…'``, ``; exit $?``,
+    ``|| exit``, ``set -o pipefail; check | tee log``, ``check | tee log; exit ${PIPESTATUS[0]}``;
+:func:`reporting_commands`
+    exactly one pipe to ``tee``, ``tail``, ``head`` or ``cat``, without ``pipefail``;
+:func:`masked_commands`
+    shapes that hide the check's status: ``; true``, ``; echo done``, ``&& echo ok``,
+    ``|| true``, ``|| exit 1``, ``&``, ``!``, ``$(…)``, ``if …; then …; fi``, ``| grep x``,
+    ``| true``, two pipes, ``; > out.txt``, ``exit 0;`` or ``[ -f nope ] || exit 0;`` before,
+    ``set -o pipefail; producer | check``;
+:func:`commands`
+    any of the three shapes.
+
+A test of the analyzer::
+
+    from hypothesis import given
+    from shellparse import analyze
+    from shellparse.strategies import masked_commands
+
+    @given(masked_commands())
+    def test_masked_never_witness(sample):
+        assert not analyze(sample.command).witness_eligible
+
+Commands move at most two directories deep, into ``sub`` and ``api`` (``cd sub && env -C api
+pytest``), and may read ``input.txt``; a sandbox that runs them should create those.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import NamedTuple
+
+from hypothesis import strategies as st
+
+__all__ = [
+    "EXPECTATIONS",
+    "Sample",
+    "attributed_commands",
+    "checks",
+    "commands",
+    "masked_commands",
+    "reporting_commands",
+    "wrapped_checks",
+]
+
+EXPECTATIONS = ("witness", "reporting-pipe", "masked")
+"""The values of :attr:`Sample.expect`."""
+
+
+class Sample(NamedTuple):
+    """One generated command line and what the rule book says about it."""
+
+    command: str
+    """The bash command line."""
+    program: str
+    """The word a ``PATH`` stub must replace to control the check's exit status."""
+    kind: str
+    """The check's kind: ``test``, ``typecheck``, ``lint`` or ``build``."""
+    expect: str
+    """``witness``, ``reporting-pipe`` or ``masked`` (see :data:`EXPECTATIONS`)."""
+
+
+class _Check(NamedTuple):
+    """A check as written, the program a stub replaces, and which runners may wrap it."""
+
+    text: str
+    program: str
+    kind: str
+    runners: str  # "python", "node", "ruby" or "" (no package runner wraps it)
+
+
+def _group(program: str, kind: str, runners: str, *texts: str) -> list[_Check]:
+    return [_Check(text, program, kind, runners) for text in texts]
+
+
+_CHECKS: tuple[_Check, ...] = (
+    # Python
+    *_group("pytest", "test", "python", "pytest", "pytest -q", "pytest -x -q tests", "pytest -k 'a or b'",
+            "pytest --tb=short sub/tests", "pytest -p no:cacheprovider"),
+    *_group("python", "test", "", "python -m pytest -q", "python -m unittest discover -s tests"),
+    *_group("python3", "test", "", "python3 -m pytest", "python3 -m pytest -x tests/test_api.py"),
+    *_group("python", "typecheck", "", "python -m mypy src"),
+    *_group("tox", "test", "python", "tox", "tox -e py311"),
+    *_group("mypy", "typecheck", "python", "mypy .", "mypy --strict src"),
+    *_group("pyright", "typecheck", "python", "pyright"),
+    *_group("ruff", "lint", "python", "ruff check .", "ruff check --output-format=concise src",
+            "ruff format --check ."),
+    *_group("flake8", "lint", "python", "flake8 src"),
+    *_group("black", "lint", "python", "black --check ."),
+    *_group("isort", "lint", "python", "isort --check-only ."),
+    *_group("pylint", "lint", "python", "pylint src"),
+    # JavaScript and TypeScript
+    *_group("npm", "test", "", "npm test", "npm t", "npm run test", "npm test -- --watch=false",
+            "npm run test:unit", "npm --prefix sub test"),
+    *_group("npm", "lint", "", "npm run lint"),
+    *_group("npm", "build", "", "npm run build"),
+    *_group("npm", "typecheck", "", "npm run typecheck"),
+    *_group("pnpm", "test", "", "pnpm test", "pnpm vitest run"),
+    *_group("pnpm", "lint", "", "pnpm lint"),
+    *_group("pnpm", "build", "", "pnpm run build"),
+    *_group("yarn", "test", "", "yarn test", "yarn jest --ci"),
+    *_group("yarn", "lint", "", "yarn lint"),
+    *_group("bun", "test", "", "bun test"),
+    *_group("jest", "test", "node", "jest", "jest --ci", "jest src/app.test.ts"),
+    *_group("vitest", "test", "node", "vitest run", "vitest run --reporter=dot"),
+    *_group("mocha", "test", "node", "mocha"),
+    *_group("tsc", "typecheck", "node", "tsc --noEmit", "tsc -p tsconfig.json --noEmit"),
+    *_group("eslint", "lint", "node", "eslint .", "eslint src --max-warnings=0"),
+    *_group("prettier", "lint", "node", "prettier --check ."),
+    # Go, Rust, C, JVM, .NET
+    *_group("go", "test", "", "go test ./...", "go test -run TestX ./pkg"),
+    *_group("go", "lint", "", "go vet ./..."),
+    *_group("go", "build", "", "go build ./..."),
+    *_group("cargo", "test", "", "cargo test", "cargo test --features for"),
+    *_group("cargo", "build", "", "cargo build --release"),
+    *_group("cargo", "lint", "", "cargo clippy -- -D warnings", "cargo fmt --check"),
+    *_group("cargo", "typecheck", "", "cargo check"),
+    *_group("make", "test", "", "make test", "make check", "make -C sub test"),
+    *_group("make", "build", "", "make", "make -j4 all"),
+    *_group("make", "lint", "", "make lint"),
+    *_group("ctest", "test", "", "ctest --output-on-failure"),
+    *_group("mvn", "test", "", "mvn -q test", "mvn verify"),
+    *_group("gradle", "test", "", "gradle test"),
+    *_group("dotnet", "test", "", "dotnet test"),
+    *_group("dotnet", "build", "", "dotnet build"),
+    # Ruby, PHP, Elixir, Deno
+    *_group("rspec", "test", "ruby", "rspec", "rspec spec/a_spec.rb"),
+    *_group("rubocop", "lint", "ruby", "rubocop"),
+    *_group("rake", "test", "ruby", "rake test"),
+    *_group("phpunit", "test", "", "phpunit"),
+    *_group("mix", "test", "", "mix test"),
+    *_group("deno", "test", "", "deno test"),
+)
+
+# Package runners: the runner is the program a stub replaces.
+_RUNNERS: dict[str, tuple[str, ...]] = {
+    "python": ("uv run", "uv run --with pytest-xdist --", "poetry run", "pipenv run", "pdm run", "hatch run"),
+    "node": ("npx", "npx -y", "npx --yes", "pnpm exec", "npm exec --", "bunx"),
+    "ruby": ("bundle exec",),
+}
+
+# Shell keywords and builtins that run the command in the same shell. `time` is only a keyword at
+# the start of a pipeline, so it comes first and is never preceded by assignments or a producer.
+_KEYWORDS = ("time", "time -p", "command", "exec")
+# Real system programs that run the command and return its status (never stubbed).
+_SYSTEM_WRAPPERS = ("timeout 300", "timeout -k 10 600", "env", "env CI=true", "env -u FOO", "nice", "nice -n 5",
+                    "nohup", "stdbuf -oL")
+_MOVING_WRAPPER = "env -C sub"
+_ASSIGNMENTS = ("CI=1", "NODE_ENV=test", "FORCE_COLOR=0", "PYTHONDONTWRITEBYTECODE=1", "RUST_BACKTRACE=1")
+
+_REDIRECTS = ("> out.log", "> out.log 2>&1", "2>&1", ">/dev/null", "2>/dev/null", "&>/dev/null", "&> out.log",
+              ">> log.txt 2>&1", "2> err.txt", "< /dev/null", "1>&2")
+_PRODUCERS = ("echo data", "printf 'a\\nb\\n'", "cat input.txt", "true")
+_BEFORE = ("echo start; ", "true && ", "export CI=1; ", "set -e; ", "mkdir -p build && ", "grep x input.txt; ",
+           "[ -d node_modules ] || echo missing; ", "ls >/dev/null; ", "unset FOO; ", "echo start\n", ": && ",
+           "printf 'x\\n' > input.txt; ")
+_MOVES = ("cd sub && ", "cd sub; ", "cd api && ", "cd sub || exit 1; ", "pushd sub >/dev/null && ",
+          "pushd api > /dev/null; ", "cd sub\n")
+_EXITS = ("; exit $?", "; exit", " || exit", " || exit $?", '; exit "$?"', "\nexit $?")
+_PASS_THROUGH = ("tee log.txt", "tee -a out.log", "tail -5", "tail -n 20", "head -50", "head -n 5", "cat")
+_PIPES = (" | ", " 2>&1 | ", " |& ")
+
+
+def _terminated(command: str) -> str:
+    """``command`` ready to be followed inside ``{ … }``: a ``;`` unless it ends with ``&``."""
+    return command + (" " if command.rstrip().endswith("&") else "; ")
+
+
+def _in_group(command: str) -> str:
+    return "{ " + _terminated(command) + "}"
+
+
+def _in_subshell(command: str) -> str:
+    return "( " + command + " )"  # spaced: `((` would open an arithmetic command
+
+
+def _in_bash(command: str) -> str:
+    return "bash -c " + shlex.quote(command)
+
+
+_CONTAINERS = (_in_subshell, _in_group, _in_bash)
+
+
+@st.composite
+def _check(draw: st.DrawFn) -> Sample:
+    check = draw(st.sampled_from(_CHECKS))
+    return Sample(check.text, check.program, check.kind, "witness")
+
+
+def checks() -> st.SearchStrategy[Sample]:
+    """A bare check (``pytest -q``, ``npm run lint``, ``go vet ./...``), expected to witness."""
+    return _check()
+
+
+class _Wrapped(NamedTuple):
+    sample: Sample
+    timed: bool  # starts with the `time` keyword: no assignment or producer may precede it
+    moves: int  # directories the wrappers move into (`env -C sub`)
+
+
+@st.composite
+def _wrapped(draw: st.DrawFn) -> _Wrapped:
+    check = draw(st.sampled_from(_CHECKS))
+    words: list[str] = []
+    program = check.program
+    if check.runners and draw(st.booleans()):
+        words.append(draw(st.sampled_from(_RUNNERS[check.runners])))
+        program = words[0].split()[0]
+    wrappers = draw(st.lists(st.sampled_from((*_SYSTEM_WRAPPERS, _MOVING_WRAPPER)), max_size=2, unique=True))
+    moves = int(_MOVING_WRAPPER in wrappers)
+    words[:0] = wrappers
+    keyword = draw(st.sampled_from((None, *_KEYWORDS)))
+    timed = keyword is not None and keyword.startswith("time")
+    if keyword is not None:
+        words.insert(0, keyword)
+    if not timed:
+        words[:0] = draw(st.lists(st.sampled_from(_ASSIGNMENTS), max_size=2, unique=True))
+    command = " ".join([*words, check.text])
+    return _Wrapped(Sample(command, program, check.kind, "witness"), timed, moves)
+
+
+def wrapped_checks() -> st.SearchStrategy[Sample]:
+    """A check behind env prefixes, wrappers and package runners, expected to witness."""
+    return _wrapped().map(lambda wrapped: wrapped.sample)
+
+
+class _Core(NamedTuple):
+    command: str
+    sample: Sample
+    moves: int
+    timed: bool
+    piped: bool  # a producer pipes into the check
+
+
+@st.composite
+def _core(draw: st.DrawFn, producer: bool) -> _Core:
+    """A wrapped check with an optional redirect and, when allowed, a pipe into it."""
+    wrapped = draw(_wrapped())
+    command = wrapped.sample.command
+    if draw(st.booleans()):
+        command += " " + draw(st.sampled_from(_REDIRECTS))
+    piped = producer and not wrapped.timed and draw(st.integers(0, 3)) == 0
+    if piped:
+        command = draw(st.sampled_from(_PRODUCERS)) + " | " + command
+    return _Core(command, wrapped.sample, wrapped.moves, wrapped.timed, piped)
+
+
+@st.composite
+def _before(draw: st.DrawFn, moves: int, conditional: bool = True) -> tuple[str, int]:
+    """A statement before the check that keeps its status; it may move one directory down.
+
+    Without ``conditional`` it never ends with ``&&``: a ``set -o pipefail`` after ``&&`` may
+    not run, so it would not surely be on for a later statement.
+    """
+    moves_pool = _MOVES if conditional else tuple(m for m in _MOVES if not m.endswith("&& "))
+    before_pool = _BEFORE if conditional else tuple(b for b in _BEFORE if not b.endswith("&& "))
+    if moves < 2 and draw(st.booleans()):
+        return draw(st.sampled_from(moves_pool)), moves + 1
+    return draw(st.sampled_from(before_pool)), moves
+
+
+@st.composite
+def _attributed(draw: st.DrawFn) -> Sample:
+    shape = draw(st.sampled_from(("plain", "plain", "pipefail", "pipestatus")))
+    core = draw(_core(producer=shape != "pipefail"))  # with pipefail a failing producer would count
+    command, moves = core.command, core.moves
+    exited = False  # an exit suffix ends the statement: a second one needs a container first
+    if shape == "pipestatus":
+        command += draw(st.sampled_from(_PIPES)) + draw(st.sampled_from(_PASS_THROUGH))
+        position = 1 if core.piped else 0
+        command += draw(st.sampled_from((f"; exit ${{PIPESTATUS[{position}]}}",
+                                         f'; exit "${{PIPESTATUS[{position}]}}"')))
+        exited = True
+    elif shape == "pipefail":
+        setting = draw(st.sampled_from(("set -o pipefail; ", "set -euo pipefail; ", "set -eo pipefail\n",
+                                        "set -o pipefail && ", "bash -o pipefail -c ")))
+        consumers = draw(st.lists(st.sampled_from(_PASS_THROUGH), min_size=1, max_size=2))
+        pipeline = command + draw(st.sampled_from(_PIPES)) + " | ".join(consumers)
+        if setting.startswith("bash"):
+            command = setting + shlex.quote(pipeline)
+        else:
+            command = setting + pipeline
+    for layer in draw(st.lists(st.sampled_from(("before", "container", "exit")), max_size=3)):
+        if layer == "before":
+            prefix, moves = draw(_before(moves, conditional=shape != "pipefail"))
+            command = prefix + command
+        elif layer == "container":
+            command = draw(st.sampled_from(_CONTAINERS))(command)
+            exited = False
+        elif not exited:
+            command += draw(st.sampled_from(_EXITS))
+            exited = True
+    return core.sample._replace(command=command, expect="witness")
+
+
+def attributed_commands() -> st.SearchStrategy[Sample]:
+    """Shapes that keep the check's own exit status (``expect == "witness"``)."""
+    return _attributed()
+
+
+@st.composite
+def _reporting(draw: st.DrawFn) -> Sample:
+    core = draw(_core(producer=False))
+    command, moves = core.command, core.moves
+    if draw(st.integers(0, 3)) == 0:
+        command = draw(st.sampled_from((_in_subshell, _in_group)))(command)
+    command += draw(st.sampled_from(_PIPES)) + draw(st.sampled_from(_PASS_THROUGH))
+    for layer in draw(st.lists(st.sampled_from(("before", "container")), max_size=2)):
+        if layer == "before":
+            prefix, moves = draw(_before(moves))
+            command = prefix + command
+        else:
+            command = draw(st.sampled_from(_CONTAINERS))(command)
+    return core.sample._replace(command=command, expect="reporting-pipe")
+
+
+def reporting_commands() -> st.SearchStrategy[Sample]:
+    """Exactly one pipe from the check to ``tee``/``tail``/``head``/``cat``, without pipefail."""
+    return _reporting()
+
+
+def _substituted(command: str) -> tuple[str, ...]:
+    # Spaced: `$((` would open an arithmetic expansion.
+    return (f'echo "$( {command} )"', f"out=$( {command} )", f"echo $( {command} )", f"echo `{command}`")
+
+
+@st.composite
+def _masked(draw: st.DrawFn) -> Sample:
+    mask = draw(st.sampled_from(("tail", "and", "or", "background", "negation", "substitution", "if", "loop",
+                                 "deciding", "two-pipes", "redirect", "early-exit", "pipefail-producer")))
+    core = draw(_core(producer=mask != "pipefail-producer"))
+    command, moves = core.command, core.moves
+    if mask == "pipefail-producer" and core.timed:
+        mask = "tail"  # `time` after a pipe is not the keyword but /usr/bin/time, which may be missing
+    if mask == "tail":
+        command += draw(st.sampled_from(("; true", "; echo done", "; :", "\necho finished", '; echo "exit=$?"')))
+    elif mask == "and":
+        command += draw(st.sampled_from((" && echo ok", " && true", " && mkdir -p dist")))
+    elif mask == "or":
+        command += draw(st.sampled_from((" || true", " || echo failed", " || exit 1", " || exit 0", " || :")))
+    elif mask == "background":
+        command += draw(st.sampled_from((" &", "&", " & wait")))
+    elif mask == "negation":
+        command = "! " + command
+    elif mask == "substitution":
+        command = draw(st.sampled_from(_substituted(command)))
+    elif mask == "if":
+        command = draw(st.sampled_from((f"if {command}; then echo ok; fi",
+                                        f"if {command}; then echo pass; else echo fail; fi")))
+    elif mask == "loop":
+        command = f"for i in 1; do {_terminated(command)}done"
+    elif mask == "deciding":
+        consumer = draw(st.sampled_from(("grep x", "grep -v warning", "true", "wc -l", "sort", "grep -c passed")))
+        command += draw(st.sampled_from(_PIPES)) + consumer
+    elif mask == "two-pipes":
+        first, second = draw(st.lists(st.sampled_from(_PASS_THROUGH), min_size=2, max_size=2))
+        command += draw(st.sampled_from(_PIPES)) + first + " | " + second
+    elif mask == "redirect":
+        command += draw(st.sampled_from(("; > out.txt", "; >> out.txt", "\n> out.txt")))
+    elif mask == "pipefail-producer":
+        command = "set -o pipefail; " + draw(st.sampled_from(_PRODUCERS)) + " | " + command
+    else:
+        command = draw(st.sampled_from(("exit 0; ", "[ -f nope ] || exit 0; ", "exit; ", "true && exit 0\n",
+                                        "trap 'exit 0' EXIT; "))) + command
+    for layer in draw(st.lists(st.sampled_from(("before", "container")), max_size=2)):
+        if layer == "before":
+            prefix, moves = draw(_before(moves))
+            command = prefix + command
+        else:
+            command = draw(st.sampled_from(_CONTAINERS))(command)
+    return core.sample._replace(command=command, expect="masked")
+
+
+def masked_commands() -> st.SearchStrategy[Sample]:
+    """Shapes in which something other than the check decides, or may decide, the exit status."""
+    return _masked()
+
+
+def commands() -> st.SearchStrategy[Sample]:
+    """Any attributed, reporting or masked sample."""
+    return st.one_of(attributed_commands(), reporting_commands(), masked_commands())

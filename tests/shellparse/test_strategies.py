@@ -1,0 +1,158 @@
+"""Property tests: every sample of ``shellparse.strategies`` analyses the way its label says.
+
+The strategies encode the rule book (docs/shellparse.md, "Exit attribution"); these tests hold
+the analyzer to it. What real bash does with the same samples is tested in test_oracle.py.
+"""
+
+from __future__ import annotations
+
+from hypothesis import find, given
+from hypothesis import strategies as st
+
+from shellparse import Analysis, Script, analyze, parse
+from shellparse.strategies import (
+    EXPECTATIONS,
+    Sample,
+    attributed_commands,
+    checks,
+    commands,
+    masked_commands,
+    reporting_commands,
+    wrapped_checks,
+)
+
+EXIT_SOURCE = {"witness": "check", "reporting-pipe": "reporting-pipe", "masked": "masked"}
+
+# Every program or builtin the strategies may put in command position, besides the check's own
+# program (`Sample.program`).
+VOCABULARY = frozenset({
+    ":", "[", "bash", "cat", "cd", "command", "echo", "env", "exec", "exit", "export", "grep", "head", "ls",
+    "mkdir", "nice", "nohup", "printf", "pushd", "set", "sort", "stdbuf", "tail", "tee", "time", "timeout", "trap",
+    "true", "unset", "wait", "wc",
+})  # fmt: skip
+
+
+def judged(sample: Sample, policy: str = "seed") -> Analysis:
+    """Analyse a sample and check what every sample must satisfy: it parses and its check is found."""
+    analysis = analyze(sample.command, "bash", policy)
+    assert analysis.parse_error is None, (sample, analysis.parse_error)
+    assert analysis.validation is not None, (sample, analysis.reasons)
+    assert analysis.validation.kind == sample.kind, (sample, analysis.validation)
+    return analysis
+
+
+def explain(sample: Sample, analysis: Analysis) -> str:
+    reasons = ", ".join(f"{reason.code}:{reason.level}" for reason in analysis.reasons)
+    return f"{sample.command!r} (program {sample.program}) → {analysis.exit_source} [{reasons}]"
+
+
+@given(checks())
+def test_checks_are_found_with_their_kind(sample: Sample) -> None:
+    """A bare check is identified with the kind the strategy gives it, and witnesses."""
+    analysis = judged(sample)
+    assert (analysis.exit_source, analysis.witness_eligible) == ("check", True), explain(sample, analysis)
+
+
+@given(wrapped_checks())
+def test_wrapped_checks_keep_kind_and_status(sample: Sample) -> None:
+    """Env prefixes, wrappers and package runners change neither the kind nor the attribution."""
+    analysis = judged(sample)
+    assert (analysis.exit_source, analysis.witness_eligible) == ("check", True), explain(sample, analysis)
+
+
+@given(attributed_commands())
+def test_attributed_commands_report_the_checks_status(sample: Sample) -> None:
+    """Every attributed shape has exit source `check` and witnesses under both policies."""
+    analysis = judged(sample)
+    assert analysis.exit_source == "check", explain(sample, analysis)
+    assert analysis.witness_eligible
+    assert judged(sample, "strict").witness_eligible, explain(sample, analysis)
+
+
+@given(reporting_commands())
+def test_reporting_commands_are_reporting_pipes(sample: Sample) -> None:
+    """One pass-through pipe without pipefail is `reporting-pipe`: it witnesses under seed, not strict."""
+    analysis = judged(sample)
+    assert analysis.exit_source == "reporting-pipe", explain(sample, analysis)
+    assert analysis.witness_eligible
+    assert not judged(sample, "strict").witness_eligible, explain(sample, analysis)
+
+
+@given(masked_commands())
+def test_masked_commands_never_witness(sample: Sample) -> None:
+    """Every masking shape is `masked` and witnesses under neither policy."""
+    analysis = judged(sample)
+    assert analysis.exit_source == "masked", explain(sample, analysis)
+    assert not analysis.witness_eligible
+    assert not judged(sample, "strict").witness_eligible
+
+
+@given(commands())
+def test_labels_match_the_analysis(sample: Sample) -> None:
+    """For any sample, the analysis gives exactly the exit source its label names."""
+    assert sample.expect in EXPECTATIONS
+    analysis = judged(sample)
+    assert analysis.exit_source == EXIT_SOURCE[sample.expect], explain(sample, analysis)
+
+
+def command_words(script: Script) -> list[tuple[str | None, ...]]:
+    """The argv of every simple command, inside compound commands, substitutions and `bash -c`."""
+    found: list[tuple[str | None, ...]] = []
+    for statement in script.statements:
+        for command in statement.pipeline.commands:
+            values = tuple(word.value for word in command.words)
+            if command.kind == "simple" and values:
+                found.append(values)
+                if values[0] == "bash" and "-c" in values[1:-1]:
+                    string = values[values.index("-c") + 1]
+                    assert string is not None
+                    found.extend(command_words(parse(string)))
+            if command.body is not None:
+                found.extend(command_words(command.body))
+            for opaque in command.opaque:
+                assert opaque.body is not None
+                found.extend(command_words(opaque.body))
+    return found
+
+
+@given(commands())
+def test_samples_stay_in_the_safe_vocabulary(sample: Sample) -> None:
+    """Samples run only vocabulary programs or the stubbed check program, on relative paths or /dev/null."""
+    script = parse(sample.command)
+    assert script.error is None
+    runs = command_words(script)
+    assert runs
+    for argv in runs:
+        head = argv[0]
+        assert head is not None, sample
+        assert head in VOCABULARY or head == sample.program, (head, sample)
+        for value in argv:
+            if value is None:
+                continue
+            assert not value.startswith(("/", "~")) or value == "/dev/null", (value, sample)
+            assert ".." not in value.split("/"), (value, sample)
+    assert sample.program not in VOCABULARY
+
+
+@given(commands())
+def test_program_is_a_word_of_the_command(sample: Sample) -> None:
+    """The stub target is a command word of the sample, so a PATH stub can intercept it."""
+    heads = {argv[0] for argv in command_words(parse(sample.command))}
+    later = {value for argv in command_words(parse(sample.command)) for value in argv[1:]}
+    assert sample.program in heads | later, sample
+
+
+def test_commands_draw_every_expectation() -> None:
+    """`commands()` reaches all three labels."""
+    for expect in EXPECTATIONS:
+
+        def labelled(sample: Sample, expect: str = expect) -> bool:
+            return sample.expect == expect
+
+        assert find(commands(), labelled).expect == expect
+
+
+def test_strategies_are_search_strategies() -> None:
+    """Every public strategy function returns a Hypothesis strategy of samples."""
+    for factory in (checks, wrapped_checks, attributed_commands, reporting_commands, masked_commands, commands):
+        assert isinstance(factory(), st.SearchStrategy)
