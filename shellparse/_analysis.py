@@ -95,7 +95,7 @@ class Analyzer:
     # -- entry point ------------------------------------------------------------------------
 
     def run(self, script: Script) -> Analysis:
-        findings = self.scan(script, ShellState(), self.shell)
+        findings = self.scan(script, ShellState(), self.shell, shared=False)
         parse_error = script.error
         if parse_error is not None:
             self.effect = UNKNOWN
@@ -145,8 +145,11 @@ class Analyzer:
 
     # -- scanning -----------------------------------------------------------------------------
 
-    def scan(self, script: Script, env: ShellState, shell: str) -> list[_Finding]:
+    def scan(self, script: Script, env: ShellState, shell: str, shared: bool = False) -> list[_Finding]:
+        """Findings in ``script``, judged in place. ``shared``: ``env`` is also the shell of what
+        follows the script (a `{ …; }` group, `eval`), so its last statement's effects matter."""
         statements = script.statements
+        last = len(statements) - 1
         ends = _list_ends(statements)
         findings: list[_Finding] = []
         for index, statement in enumerate(statements):
@@ -161,7 +164,8 @@ class Analyzer:
                     for finding in inner:
                         finding.degrade(source, reasons, cmdlet)
                     findings.extend(inner)
-            update(env, statements, index, shell, self.text)
+            if index < last or shared:
+                update(env, statements, index, shell, self.text)
         return findings
 
     def command(self, command: Command, env: ShellState, shell: str) -> list[_Finding]:
@@ -174,7 +178,10 @@ class Analyzer:
             findings = self.simple(command, env, shell)
         elif kind in ("subshell", "group"):
             if command.body is not None:
-                findings = self.scan(command.body, env.copy() if kind == "subshell" else env, shell)
+                if kind == "subshell":
+                    findings = self.scan(command.body, env.copy(), shell)
+                else:
+                    findings = self.scan(command.body, env, shell, shared=True)
         elif command.body is not None:
             findings = self.scan(command.body, env.copy(), shell)
             where = _COMPOUND_NAMES.get(kind, f"`{kind}`")
@@ -256,7 +263,7 @@ class Analyzer:
         else:
             posix = program_name(nested.via.value or "") in POSIX_SH
             inner_env = ShellState(nested.pipefail, inner_dirs, posix_sh=posix)
-        findings = self.scan(script, inner_env, dialect)
+        findings = self.scan(script, inner_env, dialect, shared=eval_like)
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
         for finding in findings:
             reasons = [Reason("nested", f"`{via.value}` runs the command string and returns its status",

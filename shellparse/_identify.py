@@ -116,9 +116,10 @@ def _interpreter(name: str, argv: tuple[Word, ...], shell: str) -> Identified | 
 
 
 def _has_flag(args: tuple[Word, ...], flags: tuple[str, ...]) -> bool:
+    """Whether one of ``flags`` is among ``args`` (long flags also as ``--flag=value``)."""
     for word in args:
-        value = word.value or ""
-        if value in flags or any(value.startswith(flag + "=") for flag in flags if flag.startswith("--")):
+        value = word.value
+        if value and value[0] == "-" and (value in flags or value.split("=", 1)[0] in flags):
             return True
     return False
 

@@ -14,12 +14,13 @@ import re
 
 from ._model import Command, Script, Span, Statement, Word
 from ._results import Reason
-from ._wrappers import program_name, unwrap
+from ._wrappers import is_wrapper, program_name, unwrap
 
 _CD = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
 _POPD = frozenset({"popd", "pop-location"})
 _EXITS = frozenset({"exit", "return", "logout", "throw"})
 _PIPESTATUS = re.compile(r'^"?\$\{PIPESTATUS\[(\d+)\]\}"?$')
+_RISKY_HEADS = frozenset({"exit", "return", "logout", "throw", "exec", "trap", "source", "."})
 _EXITING_ACTION = re.compile(r"\b(exit|kill|exec)\b")
 POSIX_SH = frozenset({"sh", "dash", "ash", "busybox"})
 """Shells that may not know ``set -o pipefail`` (dash exits on it)."""
@@ -150,6 +151,14 @@ def _set_options(state: ShellState, command: Command, text: str, alone: bool) ->
 
 def risk_of(command: Command, shell: str, after_or: bool, text: str, state: ShellState | None = None) -> Reason | None:
     """A reason if ``command`` can end the script before a later check decides the status."""
+    head = command.words[0].value if command.words else None
+    if head is None:
+        return None
+    head = program_name(head) if shell == "pwsh" else head
+    if state is not None and head in state.risky_functions:
+        return state.risky_functions[head]
+    if head not in _RISKY_HEADS and not is_wrapper(head):
+        return None  # the common case, decided without unwrapping
     unwrapped = unwrap(command.words, shell)
     argv = unwrapped.argv or command.words  # `command exit 0`, `builtin exit`
     if not argv or argv[0].value is None:

@@ -164,6 +164,12 @@ def program_name(value: str) -> str:
     return name
 
 
+def is_wrapper(name: str) -> bool:
+    """Whether a program name may wrap another command (so unwrapping it can find one)."""
+    return name in _BY_NAME or name in SHELLS or name in PWSH or name in ("cmd", "eval", "coverage", "iex",
+                                                                          "invoke-expression")
+
+
 def _option(word: Word) -> tuple[str, str | None]:
     value = word.value or word.text
     if value.startswith("--") and "=" in value:
