@@ -59,7 +59,8 @@ def check_batch(lines: Iterable[bytes], shell: str, policy: str, format: str, ex
         elif analysis is None:
             out.write(f"line {number}: {record['error']}\n\n")
         else:
-            out.write(f"$ {_safe(_short(analysis.command, 200))}\n")
+            prompt = "PS>" if analysis.shell == "pwsh" else "$"
+            out.write(f"{prompt} {_safe(_short(analysis.command, 200))}\n")
             out.write(render(analysis, explain=explain, color=color) + "\n")
     if malformed:
         return EXIT_USAGE

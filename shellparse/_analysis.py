@@ -436,10 +436,10 @@ class Analyzer:
         reasons: list[Reason] = []
         for word in _all_words(script):
             value = word.value if word.value is not None else word.text
-            match = mention_pattern().search(value)
-            if match is not None:
-                reasons.append(Reason("mention-only", f"`{match.group(1)}` appears only inside an argument or "
-                                      "string, not as a command", word.span, "note"))
+            found = [match.group(1) for match in mention_pattern().finditer(value)]
+            if found:
+                reasons.append(Reason("mention-only", f"`{max(found, key=len)}` appears only inside an argument "
+                                      "or string, not as a command", word.span, "note"))
                 if len(reasons) >= 3:
                     break
         return reasons
