@@ -333,18 +333,25 @@ def attributed_commands() -> st.SearchStrategy[Sample]:
 
 
 @st.composite
-def _reporting(draw: st.DrawFn) -> Sample:
-    core = draw(_core(producer=False))
-    command, moves = core.command, core.moves
-    if draw(st.integers(0, 3)) == 0:
-        command = draw(st.sampled_from((_in_subshell, _in_group)))(command)
-    command += draw(st.sampled_from(_PIPES)) + draw(st.sampled_from(_PASS_THROUGH))
+def _layers(draw: st.DrawFn, command: str, moves: int) -> str:
+    """Up to two layers that keep the verdict: a statement before, or a container around."""
     for layer in draw(st.lists(st.sampled_from(("before", "container")), max_size=2)):
         if layer == "before":
             prefix, moves = draw(_before(moves))
             command = prefix + command
         else:
             command = draw(st.sampled_from(_CONTAINERS))(command)
+    return command
+
+
+@st.composite
+def _reporting(draw: st.DrawFn) -> Sample:
+    core = draw(_core(producer=False))
+    command, moves = core.command, core.moves
+    if draw(st.integers(0, 3)) == 0:
+        command = draw(st.sampled_from((_in_subshell, _in_group)))(command)
+    command += draw(st.sampled_from(_PIPES)) + draw(st.sampled_from(_PASS_THROUGH))
+    command = draw(_layers(command, moves))
     return core.sample._replace(command=command, expect="reporting-pipe")
 
 
@@ -396,12 +403,7 @@ def _masked(draw: st.DrawFn) -> Sample:
     else:
         command = draw(st.sampled_from(("exit 0; ", "[ -f nope ] || exit 0; ", "exit; ", "true && exit 0\n",
                                         "trap 'exit 0' EXIT; "))) + command
-    for layer in draw(st.lists(st.sampled_from(("before", "container")), max_size=2)):
-        if layer == "before":
-            prefix, moves = draw(_before(moves))
-            command = prefix + command
-        else:
-            command = draw(st.sampled_from(_CONTAINERS))(command)
+    command = draw(_layers(command, moves))
     return core.sample._replace(command=command, expect="masked")
 
 
