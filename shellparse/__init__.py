@@ -12,6 +12,7 @@ The public API is this module's ``__all__``; everything else lives in private mo
 """
 
 from ._api import POLICIES, SHELLS, analyze, clear_cache, parse
+from ._markers import failure_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
 from ._results import EXIT_SOURCES, LEVELS, Analysis, Check, Reason, Validation
 
@@ -34,5 +35,6 @@ __all__ = [
     "Word",
     "analyze",
     "clear_cache",
+    "failure_evidence",
     "parse",
 ]

@@ -1,0 +1,90 @@
+"""What a dispatched tool call is: a shell command (and which check it runs), an edit, a read.
+
+Only shell-like tools are analysed as commands, and the command is their ``command`` or ``cmd``
+argument — never every string argument glued together (a ``description`` argument saying "run
+the tests" is not a test run).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import shellparse
+
+from ._config import PWSH_TOOLS, TrackerConfig
+
+_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
+_PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file", "filename", "file")
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A dispatched tool call, interpreted."""
+
+    tool: str
+    """The tool's name as the host gave it."""
+    kind: str
+    """``shell``, ``edit``, ``read``, ``ignored`` or ``other`` (an unknown tool)."""
+    command: str | None
+    """For shell tools, the command line."""
+    analysis: shellparse.Analysis | None
+    """For shell tools, shellparse's verdict on the command."""
+    mutates: bool
+    """The call may change the workspace (anything not proven read-only)."""
+    targets: tuple[str, ...]
+    """Paths an edit names, or that a shell command's words name (for repeated-mutation counting)."""
+
+    @property
+    def validation(self) -> shellparse.Validation | None:
+        """The check the command runs, if it runs one."""
+        return self.analysis.validation if self.analysis is not None else None
+
+
+def interpret(tool: str, arguments: dict[str, Any], shell: str | None, config: TrackerConfig) -> Call:
+    """Interpret a call of ``tool`` with ``arguments``."""
+    name = tool.lower()
+    if name in config.ignored_tools:
+        return Call(tool, "ignored", None, None, False, ())
+    if name in config.shell_tools:
+        command = _command(arguments)
+        if command is None:
+            return Call(tool, "shell", None, None, True, ())
+        dialect = shell or ("pwsh" if name in PWSH_TOOLS else "bash")
+        analysis = shellparse.analyze(command, dialect, config.policy)
+        return Call(tool, "shell", command, analysis, analysis.effect != "read-only", ())
+    if name in config.read_only_tools:
+        return Call(tool, "read", None, None, False, ())
+    if name in config.edit_tools:
+        return Call(tool, "edit", None, None, True, _targets(arguments))
+    return Call(tool, "other", None, None, True, _targets(arguments))
+
+
+def _command(arguments: dict[str, Any]) -> str | None:
+    value: Any = arguments.get("command", arguments.get("cmd"))
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and value and all(isinstance(part, str) for part in value):
+        # Codex's `shell` tool takes an argv: ["bash", "-lc", "npm test"].
+        if len(value) >= 3 and value[0].rsplit("/", 1)[-1] in _SHELLS and value[1].startswith("-") \
+                and "c" in value[1]:
+            return str(value[2])
+        return " ".join(_quote(part) for part in value)
+    return None
+
+
+def _quote(part: str) -> str:
+    if part and re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", part):
+        return part
+    return "'" + part.replace("'", "'\"'\"'") + "'"
+
+
+def _targets(arguments: dict[str, Any]) -> tuple[str, ...]:
+    found = [str(arguments[key]) for key in _PATH_KEYS if isinstance(arguments.get(key), str)]
+    for key in ("patch", "input", "content"):
+        value = arguments.get(key)
+        if isinstance(value, str) and "*** " in value:
+            found.extend(match.strip() for match in _PATCH_FILE.findall(value))
+    return tuple(dict.fromkeys(found))

@@ -1,0 +1,72 @@
+"""How a tracker is set up: which tools are shells, which are edits, and the scoring knobs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SHELL_TOOLS = frozenset({"bash", "sh", "zsh", "pwsh", "powershell", "shell", "exec_command", "terminal",
+                         "local_shell", "shell_command", "run_terminal_cmd", "execute_command", "run_command"})
+PWSH_TOOLS = frozenset({"pwsh", "powershell"})
+READ_ONLY_TOOLS = frozenset({"read", "read_file", "read_image", "view", "glob", "grep", "ls", "list_dir",
+                             "find", "search", "web_search", "web_fetch", "webfetch", "websearch", "todowrite",
+                             "todo_write", "todoread", "update_plan", "view_image", "list_mcp_resources",
+                             "read_mcp_resource", "notebookread", "exitplanmode", "askuserquestion"})
+EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete", "move",
+                        "rename", "create", "str_replace_based_edit_tool", "str_replace_editor", "write_file",
+                        "edit_file", "create_file"})
+DELEGATION_TOOLS = frozenset({"task", "agent", "subagent", "spawn_agent", "dispatch_agent"})
+INTERNAL_TOOLS = frozenset({"consult_advisor", "advisor_verdict", "advisor_obligation", "structured_output",
+                            "run_code"})
+
+
+@dataclass(frozen=True)
+class EscalationConfig:
+    """When the escalation score calls for a reviewer (the seed's defaults)."""
+
+    tool_error_weight: int = 2
+    """Added by a tool call the host marked as an error."""
+    nonzero_exit_weight: int = 1
+    """Added by a command that exited non-zero."""
+    repeated_failure_weight: int = 3
+    """Added by the second and every later consecutive identical failure."""
+    repeated_mutation_weight: int = 2
+    """Added once when the same target has been edited `repeated_mutation_count` times."""
+    repeated_mutation_count: int = 3
+    """How many edits of one target count as repeated."""
+    score_threshold: int = 4
+    """The score at which an automatic consultation is due."""
+    max_auto_consults_per_turn: int = 1
+    """Automatic consultations in one turn, at most."""
+    max_auto_consults_per_problem: int = 1
+    """Automatic consultations for one problem fingerprint, at most."""
+    cooldown_turns: int = 1
+    """Turns that must pass after an automatic consultation before the next."""
+    evidence_rows: int = 24
+    """Evidence rows kept per agent (a monotonic count is kept beside them)."""
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """A tracker's settings. Tool names compare case-insensitively."""
+
+    policy: str = "seed"
+    """`seed`: a reporting pipe witnesses; `strict`: it does not (see shellparse)."""
+    reminder_budget: int = 3
+    """Reminders per task, at most (`stop` returns nothing once they are spent)."""
+    shell_tools: frozenset[str] = SHELL_TOOLS
+    """Tools whose `command`/`cmd` argument is a shell command line."""
+    read_only_tools: frozenset[str] = READ_ONLY_TOOLS
+    """Tools that never change the workspace."""
+    edit_tools: frozenset[str] = EDIT_TOOLS
+    """Tools that edit files (their path arguments are their targets)."""
+    ignored_tools: frozenset[str] = INTERNAL_TOOLS | DELEGATION_TOOLS
+    """Tools that are neither evidence nor mutation: the advisor's own channel, and delegation
+    (the delegate's own calls are counted where they happen)."""
+    escalation: EscalationConfig = field(default_factory=EscalationConfig)
+    """The escalation score's weights and gates."""
+    claim_evidence: int = 64
+    """Validation calls remembered per task for claims to bind to."""
+    history: int = 32
+    """Transitions kept per item (older ones are counted, not kept)."""
+    ended_tasks: int = 50
+    """Ended tasks whose unresolved items are kept for reports."""

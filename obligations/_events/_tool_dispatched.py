@@ -1,0 +1,25 @@
+"""A tool call is dispatched."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ._base import BaseEvent
+
+
+class ToolDispatched(BaseEvent):
+    """The agent calls a tool. The call's effects are counted from here."""
+
+    type: Literal["tool_dispatched"] = "tool_dispatched"
+    call_id: str
+    """The host's identifier of the call, shared with its `ToolCompleted`."""
+    tool: str
+    """The tool's name (`Bash`, `exec_command`, `Edit` …)."""
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    """The call's arguments; for shell tools the command is `command` or `cmd`."""
+    shell: Literal["bash", "pwsh"] | None = None
+    """The dialect of a shell tool's command, when the host knows it (else from the tool's name)."""
+    cwd: str | None = None
+    """The working directory the host runs the call in, when it reports one."""
