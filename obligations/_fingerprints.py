@@ -15,6 +15,7 @@ _RULES = (
     (re.compile(r"\b[0-9a-f]{8,64}\b"), "<id>"),
     (re.compile(r":\d+(:\d+)?\b"), ":#"),
     (re.compile(r"\b\d{10,}\b"), "<n>"),
+    (re.compile(r"\b\d+(\.\d+)?\s?(ms|s|sec|secs|seconds?|m|min)\b"), "<duration>"),
     (re.compile(r"\s+"), " "),
 )
 

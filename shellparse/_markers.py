@@ -37,7 +37,7 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "rspec": (rf"^\d+ examples?, {_N} failures?",),
     "phpunit": (r"^FAILURES!", r"^ERRORS!"),
     "ctest": (r"^The following tests FAILED:", rf"tests passed, {_N} tests? failed out of"),
-    "tox": (r"^ERROR: .*commands? failed", rf"^\s*\S+: FAIL\b", r"^\s*\S+: commands failed"),
+    "tox": (r"^ERROR: .*commands? failed", r"^\s*\S+: FAIL\b", r"^\s*\S+: commands failed"),
     "nox": (r"^nox > Session .* failed",),
     "swift": (rf"with {_N} failures?", r"^error: "),
     "pester": (rf"Tests Passed: \d+, Failed: {_N}", rf"\bFailed: {_N}\b.*\bSkipped: \d+"),

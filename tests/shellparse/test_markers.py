@@ -17,7 +17,8 @@ FAILING = [
     ("jest", "Tests:       1 failed, 3 passed, 4 total", "Tests:       1 failed, 3 passed, 4 total"),
     ("vitest", " Test Files  1 failed | 2 passed (3)\n      Tests  2 failed | 9 passed (11)",
      "Test Files  1 failed | 2 passed (3)"),
-    ("cargo", "test result: FAILED. 3 passed; 1 failed; 0 ignored", "test result: FAILED. 3 passed; 1 failed; 0 ignored"),
+    ("cargo", "test result: FAILED. 3 passed; 1 failed; 0 ignored",
+     "test result: FAILED. 3 passed; 1 failed; 0 ignored"),
     ("go", "--- FAIL: TestX (0.00s)\nFAIL\tgithub.com/a/b\t0.01s", "--- FAIL: TestX (0.00s)"),
     ("tsc", "src/a.ts(3,7): error TS2322: Type 'string' is not assignable", "src/a.ts(3,7): error TS2322: Type "
      "'string' is not assignable"),
