@@ -6,7 +6,8 @@ click (click alone costs more start-up time than the analysis); anything unusual
 an unknown option, a bad value — is handed to click, which reports it. The two parsers share
 :data:`CHECK_CHOICES` and :data:`CHECK_FLAGS`, and a test keeps them in agreement.
 
-Exit codes: 0 ok (witness-eligible), 1 findings (not eligible), 2 usage or input error.
+Exit codes: 0 ok (witness-eligible), 1 findings (not eligible), 2 usage or input error — except
+``witness hook``, which always exits 0: to the hosts that call it, exit 2 means "block".
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def main(argv: list[str] | None = None) -> int:
             parsed = parse_check_fast(args[1:])
             if parsed is not None:
                 return run_check(**parsed)
+        if args[:1] == ["hook"] and not {"-h", "--help"} & set(args):
+            return run_hook_command(args[1] if len(args) > 1 else "")
         return _run_click(args)
     except BrokenPipeError:  # `witness check … | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -100,6 +103,16 @@ def run_check(shell: str, policy: str, format: str | None, explain: bool, batch:
             sys.stderr.write(f"witness check: cannot read {batch}: {error.strerror or error}\n")
             return 2
     return check_command(" ".join(words), shell, policy, format or "text", explain, sys.stdout)
+
+
+def run_hook_command(host: str) -> int:
+    """``witness hook HOST``: answer the host's hook call. Always exits 0 (2 would mean "block")."""
+    from ._hook import run_hook
+
+    answer = run_hook(host, sys.stdin.buffer.read())
+    if answer:
+        sys.stdout.write(answer + "\n")
+    return 0
 
 
 def _run_click(args: list[str]) -> int:

@@ -15,6 +15,7 @@ later, genuine, unmasked pass of the same check, with nothing edited since — c
 The public API is this module's ``__all__``; everything else lives in private modules.
 """
 
+from ._audit import SessionAudit, audit
 from ._config import EscalationConfig, TrackerConfig
 from ._escalation import Decision, Signal
 from ._events._agent_disposed import AgentDisposed
@@ -50,6 +51,7 @@ __all__ = [
     "Item",
     "Notice",
     "ReviewTicket",
+    "SessionAudit",
     "Signal",
     "ToolCompleted",
     "ToolDispatched",
@@ -57,6 +59,7 @@ __all__ = [
     "TrackerConfig",
     "Transition",
     "UserMessage",
+    "audit",
     "classify",
     "event_from_dict",
     "event_from_json",

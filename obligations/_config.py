@@ -7,14 +7,20 @@ from dataclasses import dataclass, field
 SHELL_TOOLS = frozenset({"bash", "sh", "zsh", "pwsh", "powershell", "shell", "exec_command", "terminal",
                          "local_shell", "shell_command", "run_terminal_cmd", "execute_command", "run_command"})
 PWSH_TOOLS = frozenset({"pwsh", "powershell"})
-READ_ONLY_TOOLS = frozenset({"read", "read_file", "read_image", "view", "glob", "grep", "ls", "list_dir",
-                             "find", "search", "web_search", "web_fetch", "webfetch", "websearch", "todowrite",
-                             "todo_write", "todoread", "update_plan", "view_image", "list_mcp_resources",
-                             "read_mcp_resource", "notebookread", "exitplanmode", "askuserquestion"})
+READ_ONLY_TOOLS = frozenset({
+    "read", "read_file", "read_image", "view", "glob", "grep", "ls", "list_dir", "find", "search", "web_search",
+    "web_fetch", "webfetch", "websearch", "todowrite", "todo_write", "todoread", "update_plan", "view_image",
+    "list_mcp_resources", "read_mcp_resource", "listmcpresourcestool", "readmcpresourcetool", "notebookread",
+    "exitplanmode", "enterplanmode", "askuserquestion", "bashoutput", "taskoutput", "skill", "slashcommand",
+    "tool_search", "tool_search_call", "wait_agent", "list_agents", "get_agent_status",
+})
 EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete", "move",
                         "rename", "create", "str_replace_based_edit_tool", "str_replace_editor", "write_file",
                         "edit_file", "create_file"})
-DELEGATION_TOOLS = frozenset({"task", "agent", "subagent", "spawn_agent", "dispatch_agent"})
+# Delegation and process control: the delegate's own calls are counted where they happen, and
+# stopping a background process (`KillShell`) or a worker edits nothing.
+DELEGATION_TOOLS = frozenset({"task", "agent", "subagent", "spawn_agent", "dispatch_agent", "close_agent",
+                              "send_input", "killshell", "killbash", "taskstop", "write_stdin"})
 INTERNAL_TOOLS = frozenset({"consult_advisor", "advisor_verdict", "advisor_obligation", "structured_output",
                             "run_code"})
 

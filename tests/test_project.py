@@ -80,7 +80,7 @@ def readme_commands() -> list[str]:
 def test_readme_opens_with_exactly_two_commands() -> None:
     """The README's first code block holds two commands: the main job, then the tests."""
     first, second = readme_commands()
-    assert "witness check" in first and "examples/" in first
+    assert "witness audit" in first and "examples/" in first
     assert "pytest" in second and "mypy" in second and "ruff" in second
 
 
@@ -95,7 +95,18 @@ def test_ci_runs_the_readmes_test_command() -> None:
 
 
 def test_readme_example_runs() -> None:
-    """The README's main job works on the shipped example: verdicts for every line, exit 1 (findings)."""
+    """The README's main job on the shipped session: the masked test re-run leaves it open, exit 1."""
+    witness = Path(sys.executable).with_name("witness")
+    done = subprocess.run([str(witness), "audit", "examples/session.jsonl"], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert done.returncode == 1, done.stderr
+    assert "OPEN: `npm test` (test)" in done.stdout
+    assert 'did not count — masked: `; echo "exit: $?"` runs after the check' in done.stdout
+    assert "resolved: `npm run lint` (lint)" in done.stdout
+
+
+def test_example_commands_are_judged() -> None:
+    """The example command file shows each verdict: witness, reporting pipe, masked, not a check."""
     witness = Path(sys.executable).with_name("witness")
     done = subprocess.run([str(witness), "check", "--batch", "examples/commands.txt", "--format", "text"],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)

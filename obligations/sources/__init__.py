@@ -1,0 +1,43 @@
+"""Transcript readers: Claude Code, Codex and Pi session files as ``obligations`` events.
+
+The format is judged from the first lines' content, never the file name. Files are streamed
+line by line; each event's ``origin`` is ``"<file name>:<line number>"``. A corrupt or
+truncated line is skipped and counted with its line number, entries of unknown types are
+ignored and counted, and a file that is not a transcript raises ``NotATranscript`` with the
+reason. Exit codes are recovered wherever the host records one; a result without one is never
+a pass. The per-format decisions are in the private modules' docstrings.
+
+>>> import json, pathlib, tempfile
+>>> from obligations import Tracker
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "notes.txt"
+>>> lines = [{"type": "session", "version": 3, "id": "s1", "cwd": "/work"},
+...          {"type": "message", "id": "a1", "parentId": None, "message": {"role": "user", "content": "fix it"}},
+...          {"type": "message", "id": "a2", "parentId": "a1", "message": {"role": "bashExecution",
+...           "command": "pytest -q", "output": "1 failed", "exitCode": 1}}]
+>>> _ = path.write_text("".join(json.dumps(line) + "\\n" for line in lines))
+>>> transcript = open_transcript(path)
+>>> transcript.format
+'pi'
+>>> tracker = Tracker()
+>>> for event in transcript.events():
+...     _ = tracker.handle(event)
+>>> [(item.check, item.state) for item in tracker.open_items()]
+[('pytest -q', 'open')]
+>>> transcript.report.summary()
+'pi: 3 lines, 3 events, 1 tool calls'
+
+The public API is this module's ``__all__``.
+"""
+
+from ._detect import FORMATS, NotATranscript, detect_format
+from ._report import TranscriptReport
+from ._transcript import Transcript, open_transcript
+
+__all__ = [
+    "FORMATS",
+    "NotATranscript",
+    "Transcript",
+    "TranscriptReport",
+    "detect_format",
+    "open_transcript",
+]

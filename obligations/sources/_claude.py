@@ -1,0 +1,271 @@
+"""Claude Code session JSONL (``~/.claude/projects/<project>/<session>.jsonl``) as events.
+
+How host facts are mapped:
+
+- ``assistant`` entries: one ``AssistantMessage`` per API message (entries sharing
+  ``message.id`` are one turn; synthetic ``<synthetic>`` messages are not turns), then a
+  ``ToolDispatched`` per ``tool_use`` block, with the entry's ``cwd``.
+- ``user`` entries: ``tool_result`` blocks become ``ToolCompleted`` (``is_error`` as the host
+  set it); an entry holding tool results is never a ``UserMessage``. Nor are meta entries
+  (``isMeta``, hook feedback), slash commands and their echoed output (``<command-name>``,
+  ``<local-command-stdout>`` …), or interruption markers: when in doubt an entry does not start
+  a new task, because a false task boundary would drop open obligations. The user's ``!``
+  shell (``<bash-input>``) is a ``Bash`` call of its own, without an exit code.
+- Compaction: a ``compact_boundary`` system entry and the ``isCompactSummary`` entry after it
+  are one ``Compaction`` carrying the summary text.
+- Sub-agents: entries with ``isSidechain`` belong to their ``agentId`` (``sidechain`` when it is
+  missing); ``agent_progress`` entries that mirror a sub-agent's messages into the main file
+  are read the same way. Each sub-agent is announced by ``AgentSpawned(parent_id="root",
+  role="local-subagent")`` before its first event.
+
+**Exit codes of Bash results.** Claude Code records none: ``toolUseResult`` for Bash holds
+``stdout``, ``stderr`` and ``interrupted`` only, and a command that exits non-zero is routed to
+the error path (the ``PostToolUseFailure`` hook), where the result is ``is_error: true`` with
+text that starts ``Exit code N`` (``Error: Exit code N`` in ``toolUseResult``); reference notes
+anchors-style §2.1, anthropics/claude-code #12115 and #22105. So:
+
+- ``is_error`` with text starting ``Exit code N`` gives exit code N;
+- ``is_error`` without it is a refusal or tool failure, not an exit: permission prompts and
+  sandbox blocks ("requested permissions", "requires approval", "was blocked" — all five
+  errored Bash calls in the fixture ``claude/convo.jsonl`` are these) get ``error_code
+  "permission_denied"``, interruptions ``"interrupted"``, time-outs ``"timeout"``; no exit code;
+- a result *without* ``is_error`` is read as **exit 0**, because the Bash tool turns every
+  non-zero exit into an error — except the exit 1 it deliberately tolerates for ``grep``,
+  ``rg``, ``find``, ``diff``, ``test`` and ``[`` (marked by ``returnCodeInterpretation``, read as
+  exit 1; an interpretation not known here gives no exit code), a background run
+  (``run_in_background`` / ``backgroundTaskId``: still running, no exit code) and an
+  interrupted one (no exit code).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .._events._assistant_message import AssistantMessage
+from .._events._compaction import Compaction
+from .._events._tool_completed import ToolCompleted
+from .._events._tool_dispatched import ToolDispatched
+from .._events._union import Event
+from .._events._user_message import UserMessage
+from ._common import INTERRUPTED, ROOT, Bounded, Stamp, error_code, string, text_of
+from ._report import TranscriptReport
+
+KNOWN_TYPES = frozenset({
+    "user", "assistant", "system", "summary", "progress", "attachment", "file-history-snapshot", "queue-operation",
+    "last-prompt", "ai-title", "custom-title", "agent-name", "mode", "permission-mode", "pr-link", "relocated",
+    "worktree-state", "compact_boundary", "tag",
+})
+SHELL_TOOLS = frozenset({"bash", "powershell"})
+# The exit-1 meanings Claude Code's Bash tool reports as success (its commandSemantics table).
+_EXIT_ONE = frozenset({"No matches found", "Some directories were inaccessible", "Files differ", "Condition is false"})
+_EXIT = re.compile(r"^\s*(?:Error: )?Exit code (-?\d+)\b")
+_WRAPPED = re.compile(r"^<(command-name|command-message|command-args|local-command-stdout|local-command-stderr"
+                      r"|local-command-caveat|bash-stdout|bash-stderr|task-notification|system-reminder"
+                      r"|user-prompt-submit-hook)>")
+_BASH_INPUT = re.compile(r"^<bash-input>(.*)</bash-input>\s*$", re.S)
+_BASH_OUTPUT = re.compile(r"<(bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
+_INTERRUPTION = "[Request interrupted by user"
+
+
+@dataclass(frozen=True, slots=True)
+class _Call:
+    tool: str
+    background: bool
+
+
+@dataclass(frozen=True, slots=True)
+class _Boundary:
+    origin: str
+    time: datetime | None
+    agent: str
+
+
+class ClaudeReader:
+    """Claude Code entries to events (see the module docstring for the mapping)."""
+
+    def __init__(self, path: Path, report: TranscriptReport) -> None:
+        self.stamp = Stamp(path.name)
+        self.report = report
+        self.pending: Bounded[str, _Call] = Bounded()
+        self.dispatched: Bounded[str, bool] = Bounded()
+        self.completed: Bounded[str, bool] = Bounded()
+        self.turns: Bounded[tuple[str, str], bool] = Bounded()
+        self.user_shell: dict[str, str] = {}
+        self.boundary: _Boundary | None = None
+
+    def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
+        kind = entry.get("type")
+        self.stamp.at(line, entry.get("timestamp"))
+        if self.report.session_id is None:
+            self.report.session_id = string(entry.get("sessionId"))
+        if self.report.cwd is None:
+            self.report.cwd = string(entry.get("cwd"))
+        if kind == "progress":
+            return self._progress(entry)
+        if kind in ("user", "assistant"):
+            return self._message(entry)
+        if kind == "system" and entry.get("subtype") == "compact_boundary":
+            events = self._flush()
+            self.boundary = _Boundary(self.stamp.origin, self.stamp.time, _agent(entry))
+            return events
+        if kind not in KNOWN_TYPES:
+            self.report.unknown(kind if isinstance(kind, str) else "(untyped)")
+        return []
+
+    def gap(self, line: int) -> None:
+        return None
+
+    def finish(self) -> list[Event]:
+        self.report.unfinished_calls = len(self.pending) + len(self.user_shell)
+        return self._flush()
+
+    # -- entries ------------------------------------------------------------------------------
+
+    def _progress(self, entry: dict[str, Any]) -> list[Event]:
+        data = entry.get("data")
+        if not isinstance(data, dict) or data.get("type") != "agent_progress":
+            return []
+        inner = data.get("message")
+        if not isinstance(inner, dict) or inner.get("type") not in ("user", "assistant"):
+            return []
+        # A sub-agent's message mirrored into the main file: read as that sub-agent's entry.
+        mirrored = {**inner, "isSidechain": True, "agentId": data.get("agentId") or inner.get("agentId"),
+                    "cwd": inner.get("cwd") or entry.get("cwd")}
+        if inner.get("timestamp") is not None:
+            self.stamp.timestamp = inner.get("timestamp")
+        return self._message(mirrored)
+
+    def _message(self, entry: dict[str, Any]) -> list[Event]:
+        """A user or assistant entry's events, after any compaction still due and the agent's announcement."""
+        agent = _agent(entry)
+        events = self._user(entry, agent) if entry.get("type") == "user" else self._assistant(entry, agent)
+        return self._flush() + self.stamp.announce(agent) + events if events else []
+
+    def _user(self, entry: dict[str, Any], agent: str) -> list[Event]:
+        message = entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        base = self.stamp.base(agent)
+        if entry.get("isCompactSummary"):
+            boundary, self.boundary = self.boundary, None
+            where = {"origin": boundary.origin, "time": boundary.time} if boundary else {}
+            return [Compaction(summary=text_of(content), **{**base, **where})]
+        blocks = content if isinstance(content, list) else []
+        results = [block for block in blocks if isinstance(block, dict) and block.get("type") == "tool_result"]
+        if results:
+            detail = entry.get("toolUseResult") if len(results) == 1 else None
+            return [event for block in results if (event := self._result(block, detail, agent)) is not None]
+        if entry.get("isMeta") or entry.get("isVisibleInTranscriptOnly"):
+            return []
+        text = text_of(content).strip()
+        if not text or text.startswith(_INTERRUPTION):
+            return []
+        shell = _BASH_INPUT.match(text)
+        if shell:
+            return self._user_shell(shell.group(1), entry, agent)
+        if text.startswith(("<bash-stdout>", "<bash-stderr>")):
+            return self._user_shell_output(text, agent)
+        if _WRAPPED.match(text):
+            return []
+        return [UserMessage(text=text, **base)]
+
+    def _assistant(self, entry: dict[str, Any], agent: str) -> list[Event]:
+        message = entry.get("message")
+        if not isinstance(message, dict):
+            return []
+        content = message.get("content")
+        blocks = content if isinstance(content, list) else []
+        events: list[Event] = []
+        calls = [block for block in blocks if isinstance(block, dict) and block.get("type") == "tool_use"]
+        text = text_of(content)
+        ident = string(message.get("id"))
+        new_turn = ident is None or (agent, ident) not in self.turns
+        if message.get("model") != "<synthetic>" and (text or calls) and new_turn:
+            if ident is not None:
+                self.turns[(agent, ident)] = True
+            events.append(AssistantMessage(text=text, **self.stamp.base(agent)))
+        for index, block in enumerate(calls):
+            call_id = string(block.get("id")) or f"{self.stamp.origin}#{index}"
+            if call_id in self.dispatched:
+                continue  # the same call mirrored twice (a progress entry and the sidechain)
+            self.dispatched[call_id] = True
+            name = string(block.get("name")) or "unknown"
+            arguments = block.get("input")
+            arguments = arguments if isinstance(arguments, dict) else {}
+            self.pending[call_id] = _Call(name, arguments.get("run_in_background") is True)
+            events.append(ToolDispatched(call_id=call_id, tool=name, arguments=arguments, cwd=string(entry.get("cwd")),
+                                         **self.stamp.base(agent)))
+        return events
+
+    def _result(self, block: dict[str, Any], detail: Any, agent: str) -> ToolCompleted | None:
+        call_id = string(block.get("tool_use_id")) or f"{self.stamp.origin}#result"
+        if call_id in self.completed:
+            return None
+        self.completed[call_id] = True
+        call = self.pending.pop(call_id, None)
+        text = text_of(block.get("content"))
+        is_error = block.get("is_error") is True
+        detail = detail if isinstance(detail, dict) else {}
+        shell = call.tool.lower() in SHELL_TOOLS if call is not None else detail.keys() >= {"stdout", "interrupted"}
+        exit_code: int | None = None
+        code = error_code(text) if is_error else None
+        if shell:
+            exit_code, code = _bash_exit(text, is_error, detail, call)
+            if exit_code is None:
+                self.report.no_exit_code += 1
+            else:
+                self.report.exit_codes += 1
+        return ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=is_error, error_code=code,
+                             error_message=text if is_error else None, output=text, **self.stamp.base(agent))
+
+    def _user_shell(self, command: str, entry: dict[str, Any], agent: str) -> list[Event]:
+        call_id = f"user-shell:{string(entry.get('uuid')) or self.stamp.origin}"
+        self.user_shell[agent] = call_id
+        return [ToolDispatched(call_id=call_id, tool="Bash", arguments={"command": command},
+                               cwd=string(entry.get("cwd")), **self.stamp.base(agent))]
+
+    def _user_shell_output(self, text: str, agent: str) -> list[Event]:
+        call_id = self.user_shell.pop(agent, None)
+        if call_id is None:
+            return []
+        output = "\n".join(part for _, part in _BASH_OUTPUT.findall(text) if part)
+        self.report.no_exit_code += 1  # the `!` shell's output carries no exit status
+        return [ToolCompleted(call_id=call_id, output=output, **self.stamp.base(agent))]
+
+    def _flush(self) -> list[Event]:
+        """A compaction boundary whose summary never came is still a compaction."""
+        boundary, self.boundary = self.boundary, None
+        if boundary is None:
+            return []
+        return [Compaction(agent_id=boundary.agent, origin=boundary.origin, time=boundary.time)]
+
+
+def _agent(entry: dict[str, Any]) -> str:
+    if entry.get("isSidechain") is True:
+        return string(entry.get("agentId")) or "sidechain"
+    return ROOT
+
+
+def _bash_exit(text: str, is_error: bool, detail: dict[str, Any], call: _Call | None) -> tuple[int | None, str | None]:
+    """The exit code and error code of a Bash result (see the module docstring for the evidence)."""
+    interrupted = detail.get("interrupted") is True
+    if is_error:
+        found = _EXIT.match(text)
+        if found is None:
+            return None, error_code(text)
+        # The interruption notice, when there is one, is the line right after "Exit code N".
+        second = text.split("\n", 2)[1:2]
+        if interrupted or (second and second[0].strip().startswith(_INTERRUPTION)):
+            return int(found.group(1)), INTERRUPTED
+        return int(found.group(1)), None
+    if interrupted:
+        return None, INTERRUPTED
+    if detail.get("backgroundTaskId") or (call is not None and call.background):
+        return None, None
+    meaning = detail.get("returnCodeInterpretation")
+    if isinstance(meaning, str) and meaning:
+        return (1 if meaning in _EXIT_ONE else None), None
+    return 0, None

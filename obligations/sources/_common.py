@@ -1,0 +1,136 @@
+"""What the three readers share: stamping events, reading text out of content, bounded maps,
+and recognising host refusals, interruptions and timeouts in error text."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any, Generic, TypeVar
+
+from .._events._agent_spawned import AgentSpawned
+from .._events._union import Event
+
+ROOT = "root"
+PERMISSION = "permission_denied"
+INTERRUPTED = "interrupted"
+TIMEOUT = "timeout"
+MAX_PENDING = 10_000
+"""Calls awaiting results that a reader remembers; older ones are forgotten first."""
+
+# Kept for the tracker's outcome classifier: each code above matches one of its patterns
+# (PERMISSION/DENIED, INTERRUPT, TIME_?OUT), so a refusal never reads as a failed check.
+_REFUSAL = re.compile(
+    r"requested permissions?|haven't granted|requires? approval|was blocked|has been denied|permission denied"
+    r"|doesn't want to proceed|tool use was rejected|rejected by (?:the )?user|denied by|blocked by (?:a )?hook"
+    r"|rejected due to unacceptable risk|declined by", re.I)
+_INTERRUPT = re.compile(
+    r"\[Request interrupted by user|(?:interrupted|aborted) by (?:the )?user|^\s*(?:Command )?aborted", re.I)
+_TIMEOUT = re.compile(r"^\s*(?:Command |Process )?timed out|command timed out after", re.I)
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Bounded(OrderedDict[K, V], Generic[K, V]):
+    """A dict that forgets its oldest entries beyond ``limit``, so no file can grow it without bound."""
+
+    def __init__(self, limit: int = MAX_PENDING) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: K, value: V) -> None:
+        super().__setitem__(key, value)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
+
+class Stamp:
+    """Where and when the entry being read happened, and which agents were announced."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.line = 0
+        self.timestamp: Any = None
+        self.announced: set[str] = set()
+
+    def at(self, line: int, timestamp: Any) -> None:
+        """Move to ``line``; ``timestamp`` is the entry's, if any."""
+        # Parsed only when an event is made: most entries make none.
+        self.line, self.timestamp = line, timestamp
+
+    @property
+    def origin(self) -> str:
+        """``<file name>:<line>`` of the entry being read."""
+        return f"{self.name}:{self.line}"
+
+    @property
+    def time(self) -> datetime | None:
+        """The entry's time, when it has a readable one."""
+        return parse_time(self.timestamp)
+
+    def base(self, agent_id: str = ROOT) -> dict[str, Any]:
+        """The fields every event gets."""
+        return {"agent_id": agent_id, "origin": self.origin, "time": self.time}
+
+    def announce(self, agent_id: str) -> list[Event]:
+        """``AgentSpawned`` for a sub-agent's first event (nothing for root, or when already done)."""
+        if agent_id == ROOT or agent_id in self.announced:
+            return []
+        self.announced.add(agent_id)
+        return [AgentSpawned(parent_id=ROOT, role="local-subagent", **self.base(agent_id))]
+
+
+def parse_time(value: Any) -> datetime | None:
+    """An ISO-8601 timestamp, or ``None`` when it is missing or unreadable."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        return None
+
+
+def text_of(content: Any, kinds: tuple[str, ...] = ("text",)) -> str:
+    """The text in a message's content: a string, or the text parts of a list of blocks."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return ""
+    parts = [block.get("text") for block in content if isinstance(block, dict) and block.get("type") in kinds]
+    return "\n".join(part for part in parts if isinstance(part, str))
+
+
+def string(value: Any) -> str | None:
+    """``value`` if it is a non-empty string."""
+    return value if isinstance(value, str) and value else None
+
+
+def integer(value: Any) -> int | None:
+    """``value`` if it is an integer (a JSON ``true`` is not one)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def error_code(text: str) -> str | None:
+    """The structured code for a host's refusal, interruption or timeout message, if it is one."""
+    head = text[:600]
+    if _INTERRUPT.search(head):
+        return INTERRUPTED
+    if _TIMEOUT.search(head):
+        return TIMEOUT
+    if _REFUSAL.search(head):
+        return PERMISSION
+    return None
+
+
+def resolve(workdir: Any, base: str | None) -> str | None:
+    """A call's working directory: ``workdir`` taken relative to ``base``, else ``base``."""
+    path = string(workdir)
+    if path is None:
+        return base
+    if path.startswith("/"):
+        return posixpath.normpath(path)
+    if base is not None and base.startswith("/") and not re.match(r"^[A-Za-z]:[\\/]", path):
+        return posixpath.normpath(posixpath.join(base, path))
+    return path

@@ -1,0 +1,109 @@
+"""Which host wrote a transcript, judged from the first lines' content, never the file name."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from ._lines import read_lines
+
+CLAUDE_CODE = "claude-code"
+CODEX = "codex"
+PI = "pi"
+FORMATS = (CLAUDE_CODE, CODEX, PI)
+
+_SNIFF_LINES = 20
+_SNIFF_LINE_BYTES = 16 * 1024 * 1024
+_HEAD_BYTES = 8192
+_CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted",
+                          "session_state"})
+_CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation"})
+_CLAUDE_KEYS = ("parentUuid", "sessionId", "leafUuid")
+
+
+class NotATranscript(ValueError):  # noqa: N818 -- the name callers already use, and it reads as what happened
+    """The file is not a transcript this package reads (empty, binary, or JSON of another shape)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = str(path)
+        """The file."""
+        self.reason = reason
+        """Why it is not one."""
+        super().__init__(f"{self.path}: not a Claude Code, Codex or Pi transcript: {reason}")
+
+
+def detect_format(path: str | os.PathLike[str]) -> str | None:
+    """``claude-code``, ``codex`` or ``pi`` from the first lines of ``path``; ``None`` otherwise."""
+    try:
+        return sniff(Path(path))
+    except NotATranscript:
+        return None
+
+
+def sniff(path: Path) -> str:
+    """The format of ``path``, reading only its first lines; raises ``NotATranscript`` with the reason."""
+    try:
+        if path.is_dir():
+            raise NotATranscript(path, "it is a directory")
+        with path.open("rb") as handle:
+            head = handle.read(_HEAD_BYTES)
+    except OSError as error:
+        raise NotATranscript(path, f"it cannot be read ({error.strerror or error})") from None
+    if not head:
+        raise NotATranscript(path, "the file is empty")
+    if b"\x00" in head:
+        raise NotATranscript(path, "it holds binary data, not text")
+    if head.lstrip().split(b"\n", 1)[0].strip() in (b"{", b"["):
+        raise NotATranscript(path, "it looks like one JSON document spread over lines, not JSON Lines")
+    return _from_lines(path)
+
+
+def _from_lines(path: Path) -> str:
+    seen = texts = objects = 0
+    hint: str | None = None
+    try:
+        for line in read_lines(path, _SNIFF_LINE_BYTES):
+            if line.entry is None and line.problem is None:
+                continue
+            seen += 1
+            if line.problem is None or not line.problem.startswith("not valid UTF-8"):
+                texts += 1
+            if line.entry is not None:
+                objects += 1
+                found = format_of(line.entry)
+                if found is not None:
+                    return found
+                hint = hint or _hint(line.entry)
+            if seen >= _SNIFF_LINES:
+                break
+    except OSError as error:
+        raise NotATranscript(path, f"it cannot be read ({error.strerror or error})") from None
+    if not seen:
+        raise NotATranscript(path, "the file holds only blank lines")
+    if not texts:
+        raise NotATranscript(path, "it is not UTF-8 text")
+    if not objects:
+        raise NotATranscript(path, "it is not JSON Lines (no line among the first is a JSON object)")
+    raise NotATranscript(path, hint or "its lines are JSON objects, but of no transcript shape known here")
+
+
+def format_of(entry: dict[str, Any]) -> str | None:
+    """The format one entry belongs to, when it says so unambiguously."""
+    kind = entry.get("type")
+    if kind in _CODEX_TYPES and isinstance(entry.get("payload"), dict):
+        return CODEX
+    if any(key in entry for key in _CLAUDE_KEYS) or kind in _CLAUDE_ONLY_TYPES:
+        return CLAUDE_CODE
+    if kind == "session" and ("version" in entry or "cwd" in entry):
+        return PI
+    if isinstance(kind, str) and "id" in entry and "parentId" in entry:
+        return PI
+    return None
+
+
+def _hint(entry: dict[str, Any]) -> str | None:
+    kind = entry.get("type")
+    if isinstance(kind, str) and kind.split(".", 1)[0] in ("thread", "turn", "item"):
+        return "it is a `codex exec --json` event stream; read the session's rollout file instead"
+    return None

@@ -1,0 +1,271 @@
+"""Pi session JSONL (v3 tree: ``~/.pi/agent/sessions/--<cwd>--/<time>_<id>.jsonl``) as events.
+
+A Pi session is a tree: every entry after the ``session`` header names its ``parentId``, and
+going back to an earlier entry to try again starts a new branch in the same file. Only the
+active branch happened as far as the session's outcome goes: the chain from the leaf (the last
+entry in the file, where Pi resumes) back to the root. Entries on abandoned branches are not
+replayed — a failing check there says nothing about the code the session ended with.
+
+Finding the branch without holding the file: a first pass records only where the chain jumps
+(an entry whose parent is not the entry before it) and which ids the jumps point at; a second
+pass, needed only when there are jumps, finds those ids' lines; the last pass replays the line
+ranges on the branch. Memory grows with the number of branch points, not with the file. A
+corrupt line inside a chain is bridged: the entry after it continues the chain it interrupted.
+
+How host facts are mapped:
+
+- ``message`` role ``user``: ``UserMessage``; ``assistant``: ``AssistantMessage`` and a
+  ``ToolDispatched`` per ``toolCall`` part (with the header's ``cwd``); ``toolResult``:
+  ``ToolCompleted`` with ``isError``; ``bashExecution`` (the user's ``!`` command): a ``bash``
+  call and its result with ``exitCode``. ``custom`` / ``custom_message`` entries are
+  extensions' messages — neither the user's words nor the agent's turn — and are not replayed.
+- ``compaction`` and ``branch_summary``: ``Compaction`` with the summary.
+
+**Exit codes of the ``bash`` tool** (Pi's ``core/tools/bash.ts``): a non-zero exit throws,
+so the result is ``isError`` with ``Command exited with code N`` as its last line — exit N;
+``Command aborted`` and ``Command timed out after N seconds`` are a cancellation and a time-out
+without exit code. A result *without* ``isError`` is read as **exit 0**: the tool returns
+normally only when the exit code is 0 or the process died from a signal with no code, which it
+does not tell apart — that one gap is Pi's.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .._events._assistant_message import AssistantMessage
+from .._events._compaction import Compaction
+from .._events._tool_completed import ToolCompleted
+from .._events._tool_dispatched import ToolDispatched
+from .._events._union import Event
+from .._events._user_message import UserMessage
+from ._common import INTERRUPTED, TIMEOUT, Bounded, Stamp, error_code, integer, string, text_of
+from ._lines import parse_line, raw_lines
+from ._replay import replay
+from ._report import TranscriptReport
+
+KNOWN_TYPES = frozenset({
+    "session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom",
+    "custom_message", "label", "session_info", "usage", "context_edit", "context_transform", "ephemeral",
+})
+KNOWN_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage", "branchSummary",
+                         "compactionSummary", "system"})
+SHELL_TOOLS = frozenset({"bash"})
+_EXITED = re.compile(r"Command exited with code (-?\d+)\s*$")
+_ABORTED = re.compile(r"Command aborted\s*$")
+_TIMED_OUT = re.compile(r"Command timed out after [^\n]*$")
+_MAX_GAPS = 100_000
+
+
+@dataclass(slots=True)
+class _Segment:
+    start: int
+    parent: str | None
+
+
+@dataclass(slots=True)
+class Plan:
+    """Which lines of the file are on the active branch."""
+
+    last_line: int = 0
+    ranges: list[tuple[int, int]] | None = None
+    """Inclusive line ranges on the branch, in order; ``None`` when every line is."""
+    _index: int = field(default=0, repr=False)
+
+    def keeps(self, line: int, entry: dict[str, Any]) -> bool:
+        """Whether the entry on ``line`` is replayed (lines are asked in increasing order)."""
+        if self.ranges is None or entry.get("type") == "session":
+            return True
+        while self._index < len(self.ranges) and self.ranges[self._index][1] < line:
+            self._index += 1
+        return self._index < len(self.ranges) and self.ranges[self._index][0] <= line
+
+
+def read(path: Path, report: TranscriptReport) -> Iterator[Event]:
+    """The events on the active branch of the Pi session at ``path``."""
+    try:
+        plan = plan_branch(path)
+    except OSError as error:
+        report.error = f"reading stopped: {error.strerror or error}"
+        return
+    yield from replay(path, report, PiReader(path, report), plan.keeps, plan.last_line)
+
+
+def plan_branch(path: Path) -> Plan:
+    """Find the active branch (see the module docstring)."""
+    segments: list[_Segment] = []
+    targets: set[str] = set()
+    gaps: list[int] = []
+    previous: str | None = None
+    plan = Plan()
+    for number, ident, parent in _tree(path):
+        plan.last_line = number
+        if ident is None:
+            if parent == "gap" and len(gaps) < _MAX_GAPS:
+                gaps.append(number)
+            continue
+        if not segments or parent != previous:
+            segments.append(_Segment(number, parent))
+            if parent is not None:
+                targets.add(parent)
+        previous = ident
+    if len(segments) <= 1:
+        return plan
+    where = {ident: number for number, ident, _ in _tree(path) if ident in targets and number <= plan.last_line}
+    starts = [segment.start for segment in segments]
+    ranges: list[tuple[int, int]] = []
+    index, end = len(segments) - 1, plan.last_line
+    for _ in range(len(segments) + 1):
+        segment = segments[index]
+        ranges.append((segment.start, end))
+        if segment.parent is None:
+            break
+        line = where.get(segment.parent)
+        if line is None:
+            # The parent is no readable entry: most likely the corrupt line closest before, so
+            # the chain is bridged over it rather than cut there.
+            before = bisect.bisect_left(gaps, segment.start) - 1
+            if before < 0:
+                break
+            line = gaps[before]
+        if line >= segment.start:
+            break
+        index, end = bisect.bisect_right(starts, line) - 1, line
+        if index < 0:
+            break
+    plan.ranges = sorted(ranges)
+    return plan
+
+
+def _tree(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
+    """(line, id, parent id) for every line: the id is ``None`` off the tree (the header, a blank
+    line), and the parent is ``"gap"`` for an unreadable line."""
+    for number, raw in raw_lines(path):
+        if raw is None:
+            yield number, None, "gap"
+            continue
+        # Every line is parsed here too, so the plan and the replay agree on which lines are
+        # readable: a truncated line can look like a whole entry's beginning.
+        line = parse_line(number, raw)
+        if line.entry is None:
+            yield number, None, "gap" if line.problem is not None else None
+            continue
+        ident, parent = line.entry.get("id"), line.entry.get("parentId")
+        if line.entry.get("type") != "session" and isinstance(ident, str):
+            yield number, ident, parent if isinstance(parent, str) else None
+        else:
+            yield number, None, None
+
+
+class PiReader:
+    """Pi entries to events (see the module docstring for the mapping)."""
+
+    def __init__(self, path: Path, report: TranscriptReport) -> None:
+        self.stamp = Stamp(path.name)
+        self.report = report
+        self.cwd: str | None = None
+        self.pending: Bounded[str, bool] = Bounded()
+
+    def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
+        self.stamp.at(line, entry.get("timestamp"))
+        kind = entry.get("type")
+        base = self.stamp.base()
+        if kind == "session":
+            self.cwd = string(entry.get("cwd"))
+            self.report.session_id, self.report.cwd = string(entry.get("id")), self.cwd
+            return []
+        if kind == "message":
+            message = entry.get("message")
+            return self._message(message if isinstance(message, dict) else {}, entry)
+        if kind in ("compaction", "branch_summary"):
+            return [Compaction(summary=string(entry.get("summary")) or "", **base)]
+        if kind not in KNOWN_TYPES:
+            self.report.unknown(kind if isinstance(kind, str) else "(untyped)")
+        return []
+
+    def gap(self, line: int) -> None:
+        return None
+
+    def finish(self) -> list[Event]:
+        self.report.unfinished_calls = len(self.pending)
+        return []
+
+    def _message(self, message: dict[str, Any], entry: dict[str, Any]) -> list[Event]:
+        role = message.get("role")
+        base = self.stamp.base()
+        if role == "user":
+            text = text_of(message.get("content")).strip()
+            return [UserMessage(text=text, **base)] if text else []
+        if role == "assistant":
+            content = message.get("content")
+            events: list[Event] = [AssistantMessage(text=text_of(content), **base)]
+            for index, part in enumerate(content if isinstance(content, list) else []):
+                if isinstance(part, dict) and part.get("type") == "toolCall":
+                    call_id = string(part.get("id")) or f"{self.stamp.origin}#{index}"
+                    arguments = part.get("arguments")
+                    self.pending[call_id] = True
+                    events.append(ToolDispatched(call_id=call_id, tool=string(part.get("name")) or "unknown",
+                                                 arguments=arguments if isinstance(arguments, dict) else {},
+                                                 cwd=self.cwd, **base))
+            return events
+        if role == "toolResult":
+            return [self._result(message)]
+        if role == "bashExecution":
+            return self._user_shell(message, entry)
+        if role in ("branchSummary", "compactionSummary"):
+            return [Compaction(summary=string(message.get("summary")) or "", **base)]
+        if role not in KNOWN_ROLES:
+            self.report.unknown(f"message:{role}" if isinstance(role, str) else "message:(no role)")
+        return []
+
+    def _result(self, message: dict[str, Any]) -> ToolCompleted:
+        call_id = string(message.get("toolCallId")) or f"{self.stamp.origin}#result"
+        self.pending.pop(call_id, None)
+        text = text_of(message.get("content"))
+        is_error = message.get("isError") is True
+        exit_code: int | None = None
+        code = None
+        if (string(message.get("toolName")) or "").lower() in SHELL_TOOLS:
+            exit_code, code = _bash_exit(text, is_error)
+            if exit_code is None:
+                self.report.no_exit_code += 1
+            else:
+                self.report.exit_codes += 1
+        elif is_error:
+            code = error_code(text)
+        return ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=is_error, error_code=code,
+                             error_message=text if is_error else None, output=text, **self.stamp.base())
+
+    def _user_shell(self, message: dict[str, Any], entry: dict[str, Any]) -> list[Event]:
+        call_id = f"user-shell:{string(entry.get('id')) or self.stamp.origin}"
+        base = self.stamp.base()
+        exit_code = integer(message.get("exitCode"))
+        cancelled = message.get("cancelled") is True
+        if exit_code is None:
+            self.report.no_exit_code += 1
+        else:
+            self.report.exit_codes += 1
+        return [ToolDispatched(call_id=call_id, tool="bash", arguments={"command": message.get("command")},
+                               cwd=self.cwd, **base),
+                ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=exit_code not in (0, None),
+                              error_code=INTERRUPTED if cancelled else None, output=string(message.get("output")),
+                              **base)]
+
+
+def _bash_exit(text: str, is_error: bool) -> tuple[int | None, str | None]:
+    if not is_error:
+        return 0, None
+    tail = text.rstrip()[-300:]
+    found = _EXITED.search(tail)
+    if found:
+        return int(found.group(1)), None
+    if _ABORTED.search(tail):
+        return None, INTERRUPTED
+    if _TIMED_OUT.search(tail):
+        return None, TIMEOUT
+    return None, error_code(text)

@@ -1,0 +1,98 @@
+"""What reading a transcript found: lines, skips, unknown entries, calls, and the session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+MAX_EXAMPLES = 100
+"""Skipped lines kept as examples; all of them are counted."""
+MAX_UNKNOWN_KINDS = 100
+"""Distinct unknown entry types named; further ones are counted under ``OTHER``."""
+OTHER = "(other)"
+
+
+@dataclass
+class TranscriptReport:
+    """Filled in while ``Transcript.events()`` is consumed; complete once it is exhausted."""
+
+    path: str
+    """The file read."""
+    format: str
+    """``claude-code``, ``codex`` or ``pi``."""
+    lines: int = 0
+    """Physical lines read (blank ones included)."""
+    events: int = 0
+    """Events produced."""
+    tool_calls: int = 0
+    """Tool calls dispatched (``ToolDispatched`` events)."""
+    skipped_count: int = 0
+    """Lines skipped as corrupt, truncated or malformed."""
+    skipped: list[tuple[int, str]] = field(default_factory=list)
+    """Examples of them, in order: (line number, reason); at most ``MAX_EXAMPLES``."""
+    unknown_types: dict[str, int] = field(default_factory=dict)
+    """Entries of types this reader does not know, by type: ignored, and counted here."""
+    exit_codes: int = 0
+    """Shell results whose exit code was recovered."""
+    no_exit_code: int = 0
+    """Shell results without a recoverable exit code (never a pass)."""
+    unfinished_calls: int = 0
+    """Calls dispatched whose result never arrived (or is still running) when the file ended."""
+    abandoned: int = 0
+    """Pi entries off the active branch, not replayed."""
+    subagents: int = 0
+    """Sub-agents announced."""
+    session_id: str | None = None
+    """The host's session id, when the transcript has one."""
+    cwd: str | None = None
+    """The session's working directory, when the transcript has one."""
+    complete: bool = False
+    """The file was read to its end."""
+    error: str | None = None
+    """Why reading stopped early, if it did (an I/O error)."""
+
+    @property
+    def unknown_count(self) -> int:
+        """Entries of unknown types, in all."""
+        return sum(self.unknown_types.values())
+
+    def skip(self, line: int, reason: str) -> None:
+        """Count a skipped line, keeping the first ``MAX_EXAMPLES`` as examples."""
+        self.skipped_count += 1
+        if len(self.skipped) < MAX_EXAMPLES:
+            self.skipped.append((line, reason))
+
+    def unknown(self, kind: str) -> None:
+        """Count an entry of an unknown type."""
+        if kind not in self.unknown_types and len(self.unknown_types) >= MAX_UNKNOWN_KINDS:
+            kind = OTHER
+        self.unknown_types[kind] = self.unknown_types.get(kind, 0) + 1
+
+    def summary(self) -> str:
+        """One line for people."""
+        parts = [f"{self.format}: {self.lines} lines, {self.events} events, {self.tool_calls} tool calls"]
+        if self.skipped_count:
+            where = ", ".join(str(line) for line, _ in self.skipped[:5])
+            more = "…" if self.skipped_count > 5 else ""
+            parts.append(f"{self.skipped_count} skipped (line {where}{more})")
+        if self.unknown_types:
+            parts.append(f"{self.unknown_count} entries of unknown types ignored")
+        if self.abandoned:
+            parts.append(f"{self.abandoned} entries on abandoned branches")
+        if self.no_exit_code:
+            parts.append(f"{self.no_exit_code} shell results without an exit code")
+        if self.error:
+            parts.append(f"stopped early: {self.error}")
+        return "; ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON."""
+        return {
+            "path": self.path, "format": self.format, "lines": self.lines, "events": self.events,
+            "tool_calls": self.tool_calls, "skipped_count": self.skipped_count,
+            "skipped": [{"line": line, "reason": reason} for line, reason in self.skipped],
+            "unknown_types": dict(self.unknown_types), "exit_codes": self.exit_codes,
+            "no_exit_code": self.no_exit_code, "unfinished_calls": self.unfinished_calls,
+            "abandoned": self.abandoned, "subagents": self.subagents, "session_id": self.session_id,
+            "cwd": self.cwd, "complete": self.complete, "error": self.error,
+        }

@@ -1,0 +1,58 @@
+"""A transcript file of a known format, read as a stream of events."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from .._events._union import Event
+from . import _pi
+from ._claude import ClaudeReader
+from ._codex import CodexReader
+from ._detect import CLAUDE_CODE, CODEX, FORMATS, sniff
+from ._replay import replay
+from ._report import TranscriptReport
+
+
+class Transcript:
+    """One transcript file. ``events()`` streams it; ``report`` says what the last pass found."""
+
+    def __init__(self, path: str | os.PathLike[str], format: str) -> None:
+        if format not in FORMATS:
+            raise ValueError(f"unknown transcript format {format!r}; expected one of {', '.join(FORMATS)}")
+        self.path = Path(path)
+        """The file."""
+        self.format = format
+        """``claude-code``, ``codex`` or ``pi``."""
+        self.report = TranscriptReport(str(self.path), format)
+        """What reading found; complete once ``events()`` has been consumed to its end."""
+
+    def events(self) -> Iterator[Event]:
+        """The transcript's events in order, read line by line (never the whole file at once).
+
+        Each call reads the file afresh and starts a new ``report``. It never raises for the
+        file's content: corrupt lines are skipped and counted, and a read failure ends the stream
+        with ``report.error`` set."""
+        self.report = report = TranscriptReport(str(self.path), self.format)
+        if self.format == CLAUDE_CODE:
+            return replay(self.path, report, ClaudeReader(self.path, report))
+        if self.format == CODEX:
+            return replay(self.path, report, CodexReader(self.path, report))
+        return _pi.read(self.path, report)
+
+    def __iter__(self) -> Iterator[Event]:
+        return self.events()
+
+    def __repr__(self) -> str:
+        return f"Transcript({str(self.path)!r}, format={self.format!r})"
+
+
+def open_transcript(path: str | os.PathLike[str]) -> Transcript:
+    """The transcript at ``path``, its format judged from its first lines (not its name).
+
+    Raises ``NotATranscript`` (a ``ValueError``) with the reason when it is not one: a missing,
+    unreadable, empty or binary file, a directory, or JSON of another shape."""
+    location = Path(path)
+    return Transcript(location, sniff(location))
+
