@@ -111,7 +111,8 @@ class Escalation:
     def passed(self, key: str, command: str) -> None:
         """A genuine pass of check ``key``: its signals clear, and so do repeated edits of files
         the passing command names."""
-        named = {target for target in self.penalised if _named_in(target, command)}
+        words = set(command.replace("/", " ").replace("::", " ").split())
+        named = {target for target in self.penalised if _named_in(target, command, words)}
         self.signals = deque(s for s in self.signals if s.key != key and s.target not in named)
         self.penalised -= named
         for target in named:
@@ -181,9 +182,8 @@ class Escalation:
         )
 
 
-def _named_in(target: str, command: str) -> bool:
+def _named_in(target: str, command: str, words: set[str]) -> bool:
     """Whether a passing command names an edited file (its path or its stem)."""
     name = target.replace("\\", "/").rsplit("/", 1)[-1]
     stem = name.rsplit(".", 1)[0]
-    words = set(command.replace("/", " ").replace("::", " ").split())
     return target in command or name in words or (len(stem) > 2 and stem in words)

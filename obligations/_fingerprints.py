@@ -22,10 +22,17 @@ _RULES = (
 
 def normalize(text: str) -> str:
     """Lower case, volatile parts replaced, whitespace collapsed, at most 4,000 characters."""
-    text = text.lower()[:20_000]
+    # A failure shows itself at the end of its output (the summary, the last error): the tail is
+    # enough to tell two failures apart, and far cheaper than the whole of a long log.
+    text = text[-2000:].lower()
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
     return text.strip()[:4000]
+
+
+def target_fingerprint(tool: str, targets: tuple[str, ...]) -> str:
+    """A fingerprint of an edit's targets (paths are not volatile: no normalising needed)."""
+    return hashlib.sha256(f"{tool.lower()}\n{chr(0).join(targets)}".encode("utf-8", "surrogatepass")).hexdigest()[:20]
 
 
 def fingerprint(tool: str, text: str) -> str:

@@ -29,7 +29,7 @@ from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import Event
 from ._events._user_message import UserMessage
-from ._fingerprints import fingerprint
+from ._fingerprints import fingerprint, target_fingerprint
 from ._items import CLAIM, OPEN, RESOLVED, VALIDATION_FAILURE, Attempt, Item, Transition, item_id
 from ._notices import Notice, open_notice, reminder
 from ._outcomes import EXCLUDED, SUCCESS, UNKNOWN_FAILURE, classify
@@ -118,7 +118,9 @@ class Tracker:
     def handle(self, event: Event) -> int:
         """Take one event; stamp it with the next tick and return that tick."""
         self.tick += 1
-        event.tick = self.tick
+        # Stamped straight into the model's fields: pydantic's attribute hook costs more than the
+        # rest of handling most events.
+        event.__dict__["tick"] = self.tick
         if isinstance(event, ToolDispatched):
             self._dispatched(event)
         elif isinstance(event, ToolCompleted):
@@ -225,15 +227,18 @@ class Tracker:
             refuted = shellparse.failure_evidence(validation.family, output)
             if refuted is not None:
                 outcome = FAILED_CHECK
-        text = event.error_message or output
-        failure_print = fingerprint(call.tool, text or f"exit {event.exit_code}")
+        failed = outcome in (FAILED_CHECK, UNKNOWN_FAILURE)
+        # Only failures are fingerprinted: normalising every output is the costliest step of a replay.
+        failure_print = fingerprint(call.tool, event.error_message or output or f"exit {event.exit_code}") \
+            if failed else None
         agent.escalation.observe({"tick": self.tick, "call_id": pending.call_id, "tool": call.tool,
                                   "outcome": outcome, "exit_code": event.exit_code, "fingerprint": failure_print},
                                  self.config.escalation)
         if call.kind in ("edit", "other") and call.targets:
-            agent.escalation.edit(self.tick, call.targets, fingerprint(call.tool, " ".join(call.targets)),
+            agent.escalation.edit(self.tick, call.targets, target_fingerprint(call.tool, call.targets),
                                   self.config.escalation)
-        if outcome in (FAILED_CHECK, UNKNOWN_FAILURE):
+        if failed:
+            assert failure_print is not None
             key = validation.key if validation is not None else None
             agent.escalation.failure(self.tick, failure_print, key, event.is_error, self.config.escalation)
         if agent.id != root.id or validation is None or outcome in EXCLUDED:

@@ -211,13 +211,14 @@ class ClaudeReader:
         detail = detail if isinstance(detail, dict) else {}
         shell = call.tool.lower() in SHELL_TOOLS if call is not None else detail.keys() >= {"stdout", "interrupted"}
         exit_code: int | None = None
-        code = error_code(text) if is_error else None
         if shell:
             exit_code, code = _bash_exit(text, is_error, detail, call)
             if exit_code is None:
                 self.report.no_exit_code += 1
             else:
                 self.report.exit_codes += 1
+        else:
+            code = error_code(text) if is_error else None
         return ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=is_error, error_code=code,
                              error_message=text if is_error else None, output=text, **self.stamp.base(agent))
 

@@ -28,6 +28,9 @@ _REFUSAL = re.compile(
 _INTERRUPT = re.compile(
     r"\[Request interrupted by user|(?:interrupted|aborted) by (?:the )?user|^\s*(?:Command )?aborted", re.I)
 _TIMEOUT = re.compile(r"^\s*(?:Command |Process )?timed out|command timed out after", re.I)
+# Every message the three patterns above recognise contains one of these words.
+_CUES = re.compile(r"permission|grant|approv|block|denied|want to proceed|reject|declin|interrupt|abort|timed out",
+                   re.I)
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -115,6 +118,8 @@ def integer(value: Any) -> int | None:
 def error_code(text: str) -> str | None:
     """The structured code for a host's refusal, interruption or timeout message, if it is one."""
     head = text[:600]
+    if not _CUES.search(head):
+        return None  # most errors are plain failures: one cheap scan decides that
     if _INTERRUPT.search(head):
         return INTERRUPTED
     if _TIMEOUT.search(head):

@@ -1,0 +1,183 @@
+"""How fast is `witness audit` on large Claude Code transcripts, against merely decoding them.
+
+Generates Claude Code-shaped transcripts of 10 MB, 100 MB and 500 MB — written the way Claude
+Code writes them: one line per content block of a response (thinking with its signature, text,
+tool use) with the usage block, then the tool result with its structured copy; lines average
+about 1.3 KB, as in real sessions. The mix: a user prompt every few hundred lines; Bash calls
+(30 %, a fifth of them checks, a quarter failing, some masked), Read (40 %) and Edit (30 %).
+Then it prints for each size:
+
+- the wall time of auditing it (``obligations.audit``, which streams the file through a tracker);
+- the peak resident memory of that audit (a child process per size, so each peak is its own);
+- the ratio of the audit's time to the time of merely decoding every line with the standard
+  `json` module (target: at most 2.5x);
+
+and the time of one `witness hook claude-code` Stop call, as a process, on the 10 MB transcript
+(target: under half a second).
+
+    .venv/bin/python benchmarks/audit_bench.py [--sizes 10,100,500] [--keep DIR]
+
+Files are written to a temporary directory (about 610 MB for the default sizes) and removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+MB = 1_000_000
+SESSION = "0b7c6a58-1f2e-4d3c-9b8a-7f6e5d4c3b2a"
+CHECKS = ["npm test", "pytest -q", "npm run lint", "cargo test", "go test ./...", "npx tsc --noEmit"]
+OTHER = ["ls -la", "git status", "git diff --stat", "cat package.json", "rg -n TODO src", "find . -name '*.ts'"]
+SIGNATURE = "Ev0CClkIDRgCKkCN" * 24
+USAGE = {"input_tokens": 6, "cache_creation_input_tokens": 8404, "cache_read_input_tokens": 18183, "output_tokens": 218,
+         "server_tool_use": {"web_search_requests": 0, "web_fetch_requests": 0}, "service_tier": "standard",
+         "cache_creation": {"ephemeral_1h_input_tokens": 8404, "ephemeral_5m_input_tokens": 0}}
+OUTPUT = "\n".join(f"line {n}: some output the command printed while it ran, fairly ordinary" for n in range(12))
+
+
+def _envelope(kind: str, n: int, parent: str | None) -> dict[str, Any]:
+    return {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": "/home/dev/app",
+            "sessionId": SESSION, "version": "2.1.140", "gitBranch": "main", "type": kind,
+            "uuid": f"{n:08x}-0000-4000-8000-000000000000", "timestamp": "2026-11-20T10:00:00.000Z"}
+
+
+def generate(path: Path, size: int, seed: int = 7) -> int:
+    """Write a transcript of about ``size`` bytes; return its line count."""
+    rng = random.Random(seed)
+    written = lines = calls = 0
+    parent: str | None = None
+    with path.open("w", encoding="utf-8") as out:
+        def emit(entry: dict[str, Any]) -> None:
+            nonlocal written, lines, parent
+            text = json.dumps(entry, separators=(",", ":")) + "\n"
+            out.write(text)
+            written += len(text)
+            lines += 1
+            parent = entry["uuid"]
+
+        while written < size:
+            if lines % 400 == 0:
+                entry = _envelope("user", lines, parent)
+                entry["message"] = {"role": "user", "content": "Please fix the failing tests and clean up."}
+                emit(entry)
+            calls += 1
+            tool_id = f"toolu_{calls:010d}"
+            roll = rng.random()
+            if roll < 0.3:
+                command = rng.choice(CHECKS) if rng.random() < 0.2 else rng.choice(OTHER)
+                if rng.random() < 0.1:
+                    command += " 2>&1 | tail -20; echo done"
+                name, arguments = "Bash", {"command": command, "description": "run it"}
+            elif roll < 0.7:
+                name, arguments = "Read", {"file_path": f"/home/dev/app/src/file{rng.randrange(50)}.ts"}
+            else:
+                name, arguments = "Edit", {"file_path": f"/home/dev/app/src/file{rng.randrange(50)}.ts",
+                                           "old_string": "a", "new_string": "b"}
+            # As Claude Code writes them: one line per content block of a model response (thinking,
+            # text, tool use), sharing the response's id, then the tool result as a user line.
+            message_id = f"msg_{calls:010d}"
+            blocks = [{"type": "thinking", "thinking": "", "signature": SIGNATURE},
+                      {"type": "text", "text": "Let me look at this next, then run the checks again."},
+                      {"type": "tool_use", "id": tool_id, "name": name, "input": arguments}]
+            for block in blocks:
+                entry = _envelope("assistant", lines, parent)
+                entry["requestId"] = f"req_{calls:010d}"
+                entry["message"] = {"model": "claude-sonnet-4-6", "id": message_id, "type": "message",
+                                    "role": "assistant", "stop_reason": "tool_use", "content": [block],
+                                    "usage": USAGE}
+                emit(entry)
+            failed = name == "Bash" and rng.random() < 0.25
+            content = ("Exit code 1\n" if failed else "") + OUTPUT
+            entry = _envelope("user", lines, parent)
+            entry["message"] = {"role": "user", "content": [{"tool_use_id": tool_id, "type": "tool_result",
+                                                             "content": content, "is_error": failed}]}
+            entry["toolUseResult"] = {"stdout": OUTPUT, "stderr": "", "interrupted": False, "isImage": False}
+            emit(entry)
+    return lines
+
+
+def decode_only(path: Path) -> float:
+    """Seconds to read and `json.loads` every line: the floor for any reader."""
+    start = time.perf_counter()
+    with path.open("rb") as handle:
+        for line in handle:
+            json.loads(line)
+    return time.perf_counter() - start
+
+
+_CHILD = """
+import json, resource, sys, time
+from obligations import audit
+start = time.perf_counter()
+result = audit(sys.argv[1])
+elapsed = time.perf_counter() - start
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps({"seconds": elapsed, "peak": peak, "events": result.events, "open": len(result.open),
+                  "earlier": len(result.earlier), "resolved": len(result.resolved), "error": result.error}))
+"""
+
+
+def audit_in_child(path: Path) -> dict[str, Any]:
+    """Audit in a fresh process, so its peak memory is its own."""
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(path)], capture_output=True, text=True, check=True)
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def hook_seconds(path: Path, runs: int = 5) -> float:
+    """Median wall time of one Stop hook call, as the host runs it."""
+    witness = str(Path(sys.executable).with_name("witness"))
+    payload = json.dumps({"hook_event_name": "Stop", "session_id": "bench", "transcript_path": str(path),
+                          "stop_hook_active": False}).encode()
+    times = []
+    with tempfile.TemporaryDirectory() as home:
+        env = {**os.environ, "WITNESS_HOME": home, "WITNESS_STOP_BLOCKS": "1000"}
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run([witness, "hook", "claude-code"], input=payload, capture_output=True, env=env, check=True)
+            times.append(time.perf_counter() - start)
+    return sorted(times)[len(times) // 2]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--sizes", default="10,100,500", help="transcript sizes in MB, comma-separated")
+    parser.add_argument("--keep", type=Path, help="write the transcripts here and keep them")
+    options = parser.parse_args()
+    sizes = [int(size) for size in options.sizes.split(",")]
+    folder = options.keep or Path(tempfile.mkdtemp(prefix="witness-audit-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    print(f"{'size':>7} {'lines':>9} {'events':>9} {'audit s':>8} {'json s':>7} {'ratio':>6} {'peak RSS':>9}")
+    first: Path | None = None
+    try:
+        for size in sizes:
+            path = folder / f"claude-{size}mb.jsonl"
+            lines = generate(path, size * MB)
+            first = first or path
+            floor = decode_only(path)
+            result = audit_in_child(path)
+            ratio = result["seconds"] / floor
+            print(f"{size:>5}MB {lines:>9,} {result['events']:>9,} {result['seconds']:>8.2f} {floor:>7.2f} "
+                  f"{ratio:>5.2f}x {result['peak'] / MB:>7.0f}MB")
+        print("target: audit time at most 2.5x the json decoding of the same file")
+        if first is not None:
+            seconds = hook_seconds(first)
+            print(f"Stop hook on the {sizes[0]} MB transcript: {seconds:.3f} s per call (target: under 0.5 s)")
+    finally:
+        if options.keep is None:
+            for path in folder.glob("*.jsonl"):
+                path.unlink()
+            folder.rmdir()
+
+
+if __name__ == "__main__":
+    main()
