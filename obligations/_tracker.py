@@ -70,6 +70,8 @@ class Agent:
     reminders_used: int = 0
     notice_due: bool = False
     evidence: OrderedDict[str, dict[str, Any]] = field(default_factory=OrderedDict)
+    life: int = 0
+    """Which agent of this name: a disposed agent's name may be used again by a new one."""
 
 
 @dataclass(slots=True)
@@ -78,9 +80,29 @@ class Scope:
 
     epoch: int = 0
     structural: int = 0
-    inflight: set[str] = field(default_factory=set)
-    last_mutation: int = 0
-    last_mutation_call: str | None = None
+    inflight: dict[str, int] = field(default_factory=dict)
+    """Potential mutations dispatched and not completed, by call id (a host may reuse an id)."""
+    recent: list[tuple[int, str]] = field(default_factory=list)
+    """The latest two mutation completions of distinct calls, newest first: enough to tell
+    whether any call *other than a given one* completed after a given tick."""
+
+    def started(self, call_id: str) -> None:
+        self.inflight[call_id] = self.inflight.get(call_id, 0) + 1
+
+    def finished(self, call_id: str, tick: int) -> None:
+        left = self.inflight.get(call_id, 0) - 1
+        if left > 0:
+            self.inflight[call_id] = left
+        else:
+            self.inflight.pop(call_id, None)
+        self.recent = [(tick, call_id), *(entry for entry in self.recent if entry[1] != call_id)][:2]
+
+    def completed_after(self, tick: int, exclude: str) -> str | None:
+        """A mutation other than ``exclude`` that completed after ``tick``, if any did."""
+        for when, call_id in self.recent:
+            if call_id != exclude:
+                return call_id if when > tick else None
+        return None
 
 
 @dataclass(slots=True)
@@ -90,6 +112,8 @@ class Pending:
     call_id: str
     agent_id: str
     root: str
+    life: int
+    """The root agent's ``life`` at dispatch."""
     task: int
     tick: int
     call: Call
@@ -112,6 +136,9 @@ class Tracker:
         self.items: dict[str, Item] = {}
         self.ended: deque[dict[str, Any]] = deque(maxlen=self.config.ended_tasks)
         self.lost_results = 0
+        self.former: dict[str, tuple[str | None, str, str]] = {}
+        """Disposed agents' place in the tree (parent, role, root), should they act again."""
+        self._lives = 0
 
     # -- events -----------------------------------------------------------------------------
 
@@ -146,10 +173,17 @@ class Tracker:
             self.handle(event)
 
     def agent(self, agent_id: str) -> Agent:
-        """The agent with this id; one never announced is a root agent."""
+        """The agent with this id; one never announced is a root agent. An agent that was disposed
+        comes back where it was in the tree, in a task of its own (its old results stay stale)."""
         found = self.agents.get(agent_id)
         if found is None:
-            found = self.agents[agent_id] = Agent(agent_id, None, "root", agent_id)
+            parent, role, root = self.former.get(agent_id, (None, "root", agent_id))
+            if root != agent_id and root in self.agents:
+                found = Agent(agent_id, parent, role, root, self.agents[root].task)
+            else:
+                found = Agent(agent_id, None, "root", agent_id)
+            found.life = self._lives = self._lives + 1
+            self.agents[agent_id] = found
         return found
 
     def _spawned(self, agent_id: str, parent_id: str | None, role: str) -> None:
@@ -159,29 +193,40 @@ class Tracker:
         if existing is not None and existing.root == root:
             existing.parent, existing.role = parent_id, role
             return
+        if existing is not None and existing.root == agent_id:
+            self._archive(existing)  # it acted as a root; now it is someone's worker
         task = self.agent(root).task if root != agent_id else 0
-        self.agents[agent_id] = Agent(agent_id, parent_id, "root" if root == agent_id else role, root, task)
+        agent = Agent(agent_id, parent_id, "root" if root == agent_id else role, root, task)
+        agent.life = self._lives = self._lives + 1
+        self.agents[agent_id] = agent
 
     def _disposed(self, agent_id: str) -> None:
         agent = self.agents.pop(agent_id, None)
-        if agent is not None and agent.root == agent_id:
+        if agent is None:
+            return
+        self.former[agent_id] = (agent.parent, agent.role, agent.root)
+        if agent.root == agent_id:
             for key in [k for k, item in self.items.items() if item.agent_id == agent_id]:
                 del self.items[key]
 
     def _new_task(self, agent: Agent) -> None:
         if agent.root == agent.id:
-            unresolved = [item.to_dict() for item in self.items.values()
-                          if item.agent_id == agent.id and item.state == OPEN]
-            if agent.task or unresolved:
-                self.ended.append({"agent_id": agent.id, "task": agent.task, "ended_tick": self.tick,
-                                   "unresolved": unresolved})
-            for key in [k for k, item in self.items.items() if item.agent_id == agent.id]:
-                del self.items[key]
+            agent.notice_due = self._archive(agent)
             agent.reminders_used = 0
             agent.evidence.clear()
-            agent.notice_due = bool(unresolved)
         agent.task = self.tick
         agent.escalation = Escalation()
+
+    def _archive(self, agent: Agent) -> bool:
+        """End a root agent's task: keep its unresolved items for reports, drop the rest."""
+        unresolved = [item.to_dict() for item in self.items.values()
+                      if item.agent_id == agent.id and item.state == OPEN]
+        if unresolved:
+            self.ended.append({"agent_id": agent.id, "task": agent.task, "ended_tick": self.tick,
+                               "unresolved": unresolved})
+        for key in [k for k, item in self.items.items() if item.agent_id == agent.id]:
+            del self.items[key]
+        return bool(unresolved)
 
     # -- dispatch and completion ---------------------------------------------------------------
 
@@ -189,10 +234,11 @@ class Tracker:
         agent = self.agent(event.agent_id)
         call = interpret(event.tool, event.arguments, event.shell, self.config)
         root = self.agent(agent.root)
-        self.pending[event.call_id] = Pending(event.call_id, agent.id, root.id, root.task, self.tick, call, event.cwd)
+        self.pending[event.call_id] = Pending(event.call_id, agent.id, root.id, root.life, root.task, self.tick, call,
+                                              event.cwd)
         if call.mutates:
             scope = self._scope(root.id)
-            scope.inflight.add(event.call_id)
+            scope.started(event.call_id)
             scope.epoch += 1
             if call.validation is None:
                 scope.structural += 1  # a check re-run is evidence, not a structural change
@@ -207,17 +253,15 @@ class Tracker:
             owner = self.agent(self.agent(event.agent_id).root)
             scope = self._scope(owner.id)
             scope.epoch += 1
-            scope.last_mutation, scope.last_mutation_call = self.tick, event.call_id
+            scope.finished(event.call_id, self.tick)
             self._reopen(owner, event.call_id, None)
             return
         call = pending.call
         agent = self.agents.get(pending.agent_id)
         root = self.agents.get(pending.root)
         if call.mutates:
-            scope = self._scope(pending.root)
-            scope.inflight.discard(pending.call_id)
-            scope.last_mutation, scope.last_mutation_call = self.tick, pending.call_id
-        if agent is None or root is None or pending.task != root.task:
+            self._scope(pending.root).finished(pending.call_id, self.tick)
+        if agent is None or root is None or pending.task != root.task or pending.life != root.life:
             return  # the agent is gone or a new task began: effects counted, nothing else
         outcome = classify(call, event.exit_code, event.is_error, event.error_code, event.error_message)
         validation = call.validation
@@ -324,11 +368,12 @@ class Tracker:
         if pending.tick <= item.latest_failure_tick:
             return "it was dispatched before the latest failure completed"
         scope = self._scope(item.agent_id)
-        others = scope.inflight - {pending.call_id}
+        others = sorted(call for call in scope.inflight if call != pending.call_id)
         if others:
-            return f"a potential edit ({sorted(others)[0]}) was still running when it completed"
-        if scope.last_mutation > pending.tick and scope.last_mutation_call != pending.call_id:
-            return f"a potential edit ({scope.last_mutation_call}) completed while it ran"
+            return f"a potential edit ({others[0]}) was still running when it completed"
+        later = scope.completed_after(pending.tick, pending.call_id)
+        if later is not None:
+            return f"a potential edit ({later}) completed while it ran"
         if item.kind == CLAIM and (item.correction is None or pending.tick <= item.correction["tick"]):
             return "a claim closes only by a run after its correction"
         return None
@@ -509,9 +554,12 @@ class Tracker:
 
     @classmethod
     def restore(cls, data: dict[str, Any], config: TrackerConfig | None = None) -> Tracker:
-        """A tracker in the state a :meth:`snapshot` recorded."""
+        """A tracker in the state a :meth:`snapshot` recorded (with its policy and reminder budget,
+        unless ``config`` says otherwise)."""
         from ._snapshot import load
 
+        if config is None:
+            config = TrackerConfig(policy=data.get("policy", "seed"), reminder_budget=data.get("reminder_budget", 3))
         return load(cls(config), data)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from obligations import (
     NO_RECORD,
+    AgentDisposed,
     AgentSpawned,
     AssistantMessage,
     Claim,
@@ -504,3 +505,64 @@ def test_events_round_trip_through_json() -> None:
     for event in events:
         assert event_from_json(event.model_dump_json()) == event
     assert event_from_json('{"type": "user_message", "text": "x", "unknown": 1}') == UserMessage(text="x")
+
+
+def test_a_check_that_writes_a_file_does_not_hide_an_edit_during_it() -> None:
+    """`pytest -q > out.log` is itself a write; an Edit completing while it runs still counts."""
+    s = Session()
+    s.run("pytest -q", 1)
+    rerun = s.dispatch("pytest -q > out.log")
+    s.edit()
+    s.complete(rerun, 0)
+    assert s.states() == [("pytest -q", "open")]
+
+
+def test_a_reused_call_id_keeps_both_edits_running() -> None:
+    """Two dispatches with one id: one completion leaves the other still in flight."""
+    s = Session()
+    s.run("npm test", 1)
+    s.tracker.handle(ToolDispatched(call_id="dup", tool="Edit", arguments={"file_path": "a.py"}))
+    s.tracker.handle(ToolDispatched(call_id="dup", tool="Edit", arguments={"file_path": "b.py"}))
+    s.tracker.handle(ToolCompleted(call_id="dup"))
+    s.run("npm test", 0)
+    assert ("npm test", "open") in s.states()
+
+
+def test_a_disposed_agents_late_result_is_not_a_new_agents() -> None:
+    """A result of a disposed agent's call does not open an item for a new agent of that name."""
+    s = Session()
+    call = s.dispatch("pytest -q", agent="other")
+    s.tracker.handle(AgentDisposed(agent_id="other"))
+    s.tracker.handle(AssistantMessage(text="hello", agent_id="other"))
+    s.complete(call, 1, agent="other")
+    assert s.tracker.open_items("other") == []
+
+
+def test_a_disposed_workers_later_edits_still_count_for_its_root() -> None:
+    """A worker acting after its disposal is still in its root's tree."""
+    s = Session()
+    s.tracker.handle(AgentSpawned(agent_id="w", parent_id="root", role="local-subagent"))
+    s.tracker.handle(AgentDisposed(agent_id="w"))
+    s.run("npm test", 1)
+    s.run("npm test", 0)
+    s.edit(agent="w")
+    assert s.states() == [("npm test", "open")]
+
+
+def test_a_root_that_becomes_a_worker_leaves_its_items_to_the_archive() -> None:
+    """Items of an agent that acted as a root are archived when it is spawned as a worker."""
+    s = Session()
+    s.run("npm test", 1, agent="x")
+    s.tracker.handle(AgentSpawned(agent_id="x", parent_id="root", role="local-subagent"))
+    assert s.tracker.open_items("x") == []
+    assert any(task["agent_id"] == "x" for task in s.tracker.snapshot()["ended_tasks"])
+
+
+def test_restore_keeps_the_policy() -> None:
+    """A strict tracker restored from its snapshot is still strict."""
+    s = Session(TrackerConfig(policy="strict"))
+    s.run("npm test", 1)
+    pending = s.dispatch("npm test | tail -5")
+    restored = Tracker.restore(json.loads(json.dumps(s.tracker.snapshot())))
+    restored.handle(ToolCompleted(call_id=pending, exit_code=0))
+    assert [(item.state) for item in restored.all_items()] == ["open"]
