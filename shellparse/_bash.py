@@ -14,7 +14,7 @@ from typing import Any
 from ._flat import NestingTooDeepError, Unit, attach, regroup, separate
 from ._grammars import bash_parser
 from ._model import Command, Opaque, Redirect, Script, Span, Word
-from ._offsets import OffsetMap
+from ._offsets import OffsetMap, decode
 from ._quoting import bash_value
 
 MAX_DEPTH = 64
@@ -80,12 +80,13 @@ class _Converter:
         return self.offsets.span(node.start_byte, node.end_byte)
 
     def text(self, node: Any) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+        return decode(self.data, node.start_byte, node.end_byte)
 
     def word(self, node: Any, opaque: list[Opaque]) -> Word:
         # The hottest function of the analysis: node properties are read once each.
         start, end = node.start_byte, node.end_byte
-        text = self.data[start:end].decode("utf-8", "surrogatepass")
+        # ASCII text cannot have a boundary inside a character: skip the widening there.
+        text = self.data[start:end].decode() if self.offsets.identity else decode(self.data, start, end)
         if node.child_count and ("$(" in text or "`" in text or "<(" in text or ">(" in text):
             self.collect(node, opaque)
         value = bash_value(text)

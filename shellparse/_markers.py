@@ -63,6 +63,11 @@ FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Every marker above contains one of these (case-insensitively); checked first, because scanning
+# output for dozens of anchored alternatives is slow and most outputs are of passing runs.
+_CUES = re.compile(r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing", re.IGNORECASE)
+
+
 @cache
 def _pattern(family: str) -> re.Pattern[str] | None:
     groups = FAMILY_MARKERS.get(family, (family,))
@@ -81,6 +86,8 @@ def failure_evidence(family: str, output: str) -> str | None:
     pattern = _pattern(family)
     if pattern is None or not output:
         return None
+    if _CUES.search(output) is None:
+        return None  # a passing run's output usually has none of the words any marker needs
     match = pattern.search(output)
     if match is None:
         return None

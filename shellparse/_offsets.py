@@ -63,3 +63,16 @@ class OffsetMap:
         if end <= start:
             return Span(first, first)
         return Span(first, self(end - 1) + 1)
+
+
+def decode(data: bytes, start: int, end: int) -> str:
+    """The text of bytes ``[start, end)``, widened to whole characters.
+
+    A grammar's error recovery can put a node boundary inside a multi-byte character (bash
+    reads the ASCII stand-in shellparse gives it for non-ASCII text); the node's text is then
+    that of the characters it touches."""
+    while 0 < start < len(data) and data[start] & 0xC0 == 0x80:
+        start -= 1
+    while end < len(data) and data[end] & 0xC0 == 0x80:
+        end += 1
+    return data[start:end].decode("utf-8", "surrogatepass")

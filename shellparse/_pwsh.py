@@ -18,7 +18,7 @@ from typing import Any
 from ._flat import NestingTooDeepError, Unit, regroup, separate
 from ._grammars import pwsh_parser
 from ._model import Command, Opaque, Redirect, Script, Span, Word
-from ._offsets import OffsetMap
+from ._offsets import OffsetMap, decode
 from ._quoting import pwsh_literal_string, pwsh_value
 
 MAX_DEPTH = 64
@@ -74,7 +74,7 @@ class _Converter:
         return self.offsets.span(node.start_byte, node.end_byte)
 
     def text(self, node: Any) -> str:
-        return self.data[node.start_byte : node.end_byte].decode("utf-8", "surrogatepass")
+        return decode(self.data, node.start_byte, node.end_byte)
 
     def word(self, node: Any, opaque: list[Opaque]) -> Word:
         text = self.text(node)
@@ -218,7 +218,7 @@ class _Converter:
                 parts = [part for part in child.children if part.type != "command_argument_sep"]
                 if parts:
                     first, last = parts[0], parts[-1]
-                    text = self.data[first.start_byte : last.end_byte].decode("utf-8", "surrogatepass")
+                    text = decode(self.data, first.start_byte, last.end_byte)
                     if "$(" in text:
                         self.collect(child, opaque)
                     target = Word(text, pwsh_value(text), self.offsets.span(first.start_byte, last.end_byte))
