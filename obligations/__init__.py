@@ -31,7 +31,8 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Item, Transition
 from ._notices import NO_RECORD, Notice
 from ._outcomes import OUTCOMES, classify
-from ._tracker import ClaimResult, ReviewTicket, Tracker
+from ._state import ClaimResult, ReviewTicket
+from ._tracker import Tracker
 
 __all__ = [
     "NO_RECORD",

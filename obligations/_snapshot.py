@@ -58,7 +58,7 @@ def dump(tracker: Tracker) -> dict[str, Any]:
 
 def load(tracker: Tracker, data: dict[str, Any]) -> Tracker:
     """See ``Tracker.restore``."""
-    from ._tracker import Agent, Pending, Scope
+    from ._state import Agent, Pending, Scope
 
     if data.get("version") != VERSION:
         raise ValueError(f"unsupported snapshot version {data.get('version')!r} (this tracker reads {VERSION})")
