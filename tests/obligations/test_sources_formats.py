@@ -18,29 +18,9 @@ from obligations import (
     classify,
 )
 from obligations.sources import open_transcript
+from tests.obligations.transcript_files import read, replay, results, write_jsonl
 
 _uuids = (f"u{n:04d}" for n in itertools.count())
-
-
-def write_jsonl(path: Path, entries: list[dict[str, Any]]) -> Path:
-    path.write_text("".join(json.dumps(entry) + "\n" for entry in entries), encoding="utf-8")
-    return path
-
-
-def read(path: Path) -> list[Any]:
-    return list(open_transcript(path).events())
-
-
-def replay(path: Path) -> tuple[Tracker, list[Any]]:
-    tracker = Tracker()
-    events = read(path)
-    for event in events:
-        tracker.handle(event)
-    return tracker, events
-
-
-def results(events: list[Any]) -> dict[str, ToolCompleted]:
-    return {event.call_id: event for event in events if isinstance(event, ToolCompleted)}
 
 
 # -- Claude Code ------------------------------------------------------------------------------
