@@ -94,7 +94,16 @@ def _stop(host: str, payload: dict[str, Any], transcript: str, err: Any) -> str:
     session = str(payload.get("session_id") or Path(transcript).stem)
     task = f"{root.id}:{root.task}" if root else "-"
     limit = _blocks_allowed()
-    blocks = _count_block(host, session, task, limit)
+    try:
+        blocks = _count_block(host, session, task, limit)
+    except OSError as error:
+        # Without our own counter the host's flag is the only guard against holding the agent
+        # forever: block a first stop, never a stop that already continues after a block.
+        continuing = bool(payload.get("stop_hook_active"))
+        err.write(f"witness hook: cannot keep the block count in {state_dir()} ({error}); "
+                  f"{'allowing a stop that already follows a block' if continuing else 'blocking once'}\n")
+        limit = min(limit, 1)
+        blocks = None if continuing or limit == 0 else 1
     listing = "\n".join(f"- `{item.check or item.claim_id}`: {item.summary}\n  closes only through: {item.closes_by}"
                         for item in open_items)
     if blocks is None:

@@ -257,10 +257,13 @@ def test_tool_events_are_accepted_without_reading_anything(tmp_path: Path) -> No
         assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
 
 
-def test_an_unwritable_state_directory_fails_open(tmp_path: Path) -> None:
-    """If the block counter cannot be saved, the hook allows and says why."""
+def test_without_its_counter_the_hook_falls_back_on_stop_hook_active(tmp_path: Path) -> None:
+    """If the block counter cannot be saved, a first stop is blocked once and a stop that follows a block is let go."""
     home = tmp_path / "file-not-dir"
     home.write_text("x")
     code, answer, err = stop(EXAMPLE, home)
-    assert (code, answer) == (0, None)
-    assert "allowing" in err
+    assert (code, answer["decision"]) == (0, "block")
+    assert "cannot keep the block count" in err and "blocking once" in err
+    code, answer, err = stop(EXAMPLE, home, stop_hook_active=True)
+    assert code == 0 and "decision" not in answer
+    assert "`npm test`" in answer["systemMessage"] and "allowing a stop that already follows a block" in err
