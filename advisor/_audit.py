@@ -144,6 +144,9 @@ def _row(label: str, row: dict[str, Any], name: str) -> list[str]:
     if attempt is not None and row["state"] == "open":
         at = f" ({attempt['origin']})" if attempt.get("origin") else ""
         lines.append(f"      last re-run `{attempt['command']}`{at} did not count — {attempt['reason']}")
+    if row["reopened"] is not None:
+        at = f" ({row['reopened']['at']})" if row["reopened"]["at"] else ""
+        lines.append(f"      re-opened{at}: {row['reopened']['detail']}")
     if row["witness"] is not None:
         lines.append(f"      witnessed by {row['witness']['call_id']} at {row['witness']['at']}")
     if row["disposition"]:

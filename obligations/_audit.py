@@ -86,7 +86,7 @@ def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit
     result.skipped_examples = [(line, reason) for line, reason in report.skipped][:20]
     for item in tracker.all_items():
         (result.open if item.state == OPEN else result.resolved).append(_describe(item))
-    for task in tracker.snapshot()["ended_tasks"]:
+    for task in tracker.ended:
         for data in task["unresolved"]:
             result.earlier.append(_describe(Item.from_dict(data)))
     return result
@@ -94,9 +94,11 @@ def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit
 
 def _describe(item: Item) -> dict[str, Any]:
     """An item as a report row: the facts a person needs, with transcript locations."""
-    failures = [t for t in item.history if t.change in ("opened", "failed-again", "reopened")]
-    first = item.history[0] if item.history else None
+    failures = [t for t in item.history if t.change in ("opened", "failed-again")]
+    first = item.history[0] if item.history and item.history[0].change == "opened" else None
     witness = next((t for t in reversed(item.history) if t.change == "resolved"), None)
+    last = item.history[-1] if item.history else None
+    reopened = last if last is not None and last.change == "reopened" and item.state == OPEN else None
     return {
         "id": item.id,
         "kind": item.kind,
@@ -112,6 +114,8 @@ def _describe(item: Item) -> dict[str, Any]:
         "last_attempt": asdict(item.last_attempt) if item.last_attempt is not None else None,
         "witness": {"call_id": witness.call_id, "at": witness.origin} if witness and item.state == RESOLVED
         else None,
+        "reopened": {"call_id": reopened.call_id, "at": reopened.origin, "detail": reopened.detail}
+        if reopened is not None else None,
         "disposition": item.disposition,
         "correction": item.correction,
         "closes_by": item.closes_by,

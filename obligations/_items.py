@@ -19,8 +19,8 @@ class Transition:
     tick: int
     """When (the tracker's tick)."""
     change: str
-    """``opened``, ``failed-again``, ``resolved``, ``reopened``, ``disposition``, ``correction``,
-    ``claim-bound``."""
+    """``opened``, ``failed-again`` (the check failed again, open or not), ``resolved``,
+    ``reopened`` (a potential edit after the witness), ``disposition``, ``correction``, ``claim-bound``."""
     detail: str
     """What happened, in a line."""
     call_id: str | None = None

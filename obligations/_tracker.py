@@ -159,7 +159,7 @@ class Tracker:
             scope.epoch += 1
             if call.validation is None:
                 scope.structural += 1  # a check re-run is evidence, not a structural change
-            self._reopen(root, event.call_id, call)
+            self._reopen(root, event.call_id, call, event.origin)
 
     def _completed(self, event: ToolCompleted) -> None:
         pending = self.pending.pop(event.call_id, None)
@@ -171,7 +171,7 @@ class Tracker:
             scope = self._scope(owner.id)
             scope.epoch += 1
             scope.finished(event.call_id, self.tick)
-            self._reopen(owner, event.call_id, None)
+            self._reopen(owner, event.call_id, None, event.origin)
             return
         call = pending.call
         agent = self.agents.get(pending.agent_id)
@@ -237,12 +237,11 @@ class Tracker:
             item.note(Transition(self.tick, "opened", summary, pending.call_id, event.origin), limit)
             self.items[ident] = item
         else:
-            change = "reopened" if item.state == RESOLVED else "failed-again"
             item.state, item.resolution, item.summary = OPEN, None, summary
             item.latest_failure_tick, item.latest_failure_call = self.tick, pending.call_id
             item.repeat_count += 1
             item.revision += 1
-            item.note(Transition(self.tick, change, summary, pending.call_id, event.origin), limit)
+            item.note(Transition(self.tick, "failed-again", summary, pending.call_id, event.origin), limit)
         for claim in self._claims(root, validation.key, pending.cwd):
             claim.latest_failure_tick, claim.latest_failure_call = self.tick, pending.call_id
             claim.revision += 1
@@ -295,14 +294,14 @@ class Tracker:
             return "a claim closes only by a run after its correction"
         return None
 
-    def _reopen(self, root: Agent, call_id: str, call: Call | None) -> None:
+    def _reopen(self, root: Agent, call_id: str, call: Call | None, origin: str | None) -> None:
         what = f"`{call.command}`" if call is not None and call.command else (call.tool if call else "a call")
         for item in self.items.values():
             if item.agent_id == root.id and item.state == RESOLVED:
                 item.state, item.resolution = OPEN, None
                 item.revision += 1
                 item.note(Transition(self.tick, "reopened", f"{what} may have edited the workspace after the "
-                                     "witness", call_id), self.config.history)
+                                     "witness", call_id, origin), self.config.history)
                 root.notice_due = True
 
     def _scope(self, root_id: str) -> Scope:

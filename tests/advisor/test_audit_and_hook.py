@@ -123,6 +123,20 @@ def test_audit_policy_strict_refuses_reporting_pipes(tmp_path: Path) -> None:
     assert witness("audit", "--policy", "strict", str(path)).returncode == 1
 
 
+
+def test_audit_says_which_edit_reopened_a_witnessed_check(tmp_path: Path) -> None:
+    """An edit after the witness re-opens the check; the report names that edit and still points at the failure."""
+    path = codex_rollout(tmp_path / "s.jsonl", passes=True)
+    late_edit = {"timestamp": "2026-11-20T10:01:00.000Z", "type": "response_item",
+                 "payload": {"type": "custom_tool_call", "name": "apply_patch", "call_id": "c4",
+                             "input": "*** Begin Patch\n*** Update File: src/b.ts\n@@\n-x\n+y\n*** End Patch"}}
+    path.write_text(path.read_text() + json.dumps(late_edit) + "\n")
+    done = witness("audit", str(path))
+    out = done.stdout.decode()
+    assert done.returncode == 1
+    assert "OPEN: `npm test` (test) in /repo\n      failed at s.jsonl:6: exited 1: Tests:  1 failed" in out
+    assert "re-opened (s.jsonl:12): apply_patch may have edited the workspace after the witness" in out
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [(["audit"], "Missing argument"), (["audit", "/no/such/path"], "no such file or directory"),
