@@ -120,6 +120,8 @@ def _session(result: SessionAudit) -> list[str]:
         lines.extend(_row("UNRESOLVED (left behind when a later task began)", row, name))
     for row in result.resolved:
         lines.extend(_row("resolved", row, name))
+    if result.read_error:
+        lines.append(f"   INCOMPLETE: {result.read_error}; this covers only the lines read")
     if result.skipped_lines:
         examples = "; ".join(f"line {line}: {reason}" for line, reason in result.skipped_examples[:3])
         lines.append(f"   skipped {result.skipped_lines} unreadable line(s) — {examples}")

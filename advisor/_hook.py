@@ -81,8 +81,12 @@ def _stop(host: str, payload: dict[str, Any], transcript: str, err: Any) -> str:
         if payload.get("hook_event_name") == "SubagentStop" and payload.get("agent_transcript_path"):
             events = _as_root(events)
         tracker.handle_many(events)
-    except (NotATranscript, OSError) as error:
+    except NotATranscript as error:
         err.write(f"witness hook: cannot read the transcript ({error}); allowing\n")
+        return ""
+    if source.report.error:
+        # What follows the break may have closed what looks open: do not hold the agent on a guess.
+        err.write(f"witness hook: the transcript could not be read to its end ({source.report.error}); allowing\n")
         return ""
     last = payload.get("last_assistant_message")
     if isinstance(last, str) and last:

@@ -39,6 +39,9 @@ class SessionAudit:
     """Corrupt or truncated lines skipped."""
     skipped_examples: list[tuple[int, str]] = field(default_factory=list)
     """Some of them: (line number, reason)."""
+    read_error: str | None = None
+    """Why reading stopped before the end of the file, if it did: the report covers only the
+    lines read, and an obligation it shows open may have been closed further on."""
     open: list[dict[str, Any]] = field(default_factory=list)
     """Obligations open when the session ended."""
     earlier: list[dict[str, Any]] = field(default_factory=list)
@@ -75,14 +78,12 @@ def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit
     except NotATranscript as error:
         result.error = str(error)
         return result
-    except OSError as error:
-        result.error = f"cannot read {path}: {error.strerror or error}"
-        return result
     report = transcript.report
     result.session_id = report.session_id
     result.tool_calls = report.tool_calls
     result.lines = report.lines
     result.skipped_lines = report.skipped_count
+    result.read_error = report.error
     result.skipped_examples = [(line, reason) for line, reason in report.skipped][:20]
     for item in tracker.all_items():
         (result.open if item.state == OPEN else result.resolved).append(_describe(item))

@@ -21,13 +21,13 @@ _RULES = (
 
 
 def normalize(text: str) -> str:
-    """Lower case, volatile parts replaced, whitespace collapsed, at most 4,000 characters."""
+    """The last 2,000 characters, lower case, volatile parts replaced, whitespace collapsed."""
     # A failure shows itself at the end of its output (the summary, the last error): the tail is
     # enough to tell two failures apart, and far cheaper than the whole of a long log.
     text = text[-2000:].lower()
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
-    return text.strip()[:4000]
+    return text.strip()
 
 
 def target_fingerprint(tool: str, targets: tuple[str, ...]) -> str:

@@ -27,9 +27,13 @@ class ReviewTicket:
     """Taken when a review starts; a review that raced a workspace change is stale."""
 
     agent_id: str
+    """The agent the review is for."""
     root: str
+    """Its root agent, whose workspace the review looked at."""
     epoch: int
+    """The workspace epoch when the review began."""
     tick: int
+    """The tracker's tick when the review began."""
 
 
 @dataclass(slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shutil
@@ -11,6 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+import obligations.sources._replay as replay_module
+from advisor._audit import run_audit
+from advisor._hook import run_hook
+from obligations.sources._lines import read_lines
 
 ROOT = Path(__file__).resolve().parents[2]
 WITNESS = str(Path(sys.executable).with_name("witness"))
@@ -281,3 +287,44 @@ def test_without_its_counter_the_hook_falls_back_on_stop_hook_active(tmp_path: P
     code, answer, err = stop(EXAMPLE, home, stop_hook_active=True)
     assert code == 0 and "decision" not in answer
     assert "`npm test`" in answer["systemMessage"] and "allowing a stop that already follows a block" in err
+
+
+def _disk_fault_after(monkeypatch: pytest.MonkeyPatch, lines: int) -> None:
+    """Make every transcript read fail with EIO after ``lines`` lines: a disk fault cannot be produced here."""
+    real = read_lines
+
+    def failing(path: Path, *args: Any) -> Any:
+        for line in real(path, *args):
+            if line.number > lines:
+                raise OSError(5, "Input/output error")
+            yield line
+
+    monkeypatch.setattr(replay_module, "read_lines", failing)
+
+
+def test_audit_of_a_transcript_that_stops_reading_says_it_is_incomplete(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read error mid-file keeps what was read, and the report says it covers only those lines."""
+    _disk_fault_after(monkeypatch, 6)
+    out, err = io.StringIO(), io.StringIO()
+    code = run_audit([str(EXAMPLE)], "seed", 1, as_json=False, out=out, err=err)
+    text = out.getvalue()
+    assert code == 1
+    assert "OPEN: `npm test`" in text and "OPEN: `npm run lint`" in text
+    assert "INCOMPLETE: reading stopped after line 6: Input/output error; this covers only the lines read" in text
+    out = io.StringIO()
+    run_audit([str(EXAMPLE)], "seed", 1, as_json=True, out=out, err=err)
+    assert json.loads(out.getvalue())["sessions"][0]["read_error"] == "reading stopped after line 6: Input/output error"
+
+
+def test_stop_hook_allows_when_the_transcript_cannot_be_read_to_its_end(monkeypatch: pytest.MonkeyPatch,
+                                                                      tmp_path: Path) -> None:
+    """An obligation seen before a read error may be closed after it: the hook allows and says why."""
+    monkeypatch.setenv("WITNESS_HOME", str(tmp_path))
+    payload = {"hook_event_name": "Stop", "session_id": "s-1", "transcript_path": str(EXAMPLE),
+               "stop_hook_active": False}
+    err = io.StringIO()
+    assert json.loads(run_hook("claude-code", json.dumps(payload).encode(), err))["decision"] == "block"
+    _disk_fault_after(monkeypatch, 6)
+    err = io.StringIO()
+    assert run_hook("claude-code", json.dumps(payload).encode(), err) == ""
+    assert "could not be read to its end (reading stopped after line 6: Input/output error); allowing" in err.getvalue()
