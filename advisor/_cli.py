@@ -99,6 +99,8 @@ def run_check(shell: str, policy: str, format: str | None, explain: bool, batch:
     if batch is not None:
         try:
             return check_batch(read_lines(batch), shell, policy, format or "json", explain, sys.stdout)
+        except BrokenPipeError:
+            raise  # a reader of our output that went away, not a file we failed to read: see main()
         except OSError as error:
             sys.stderr.write(f"witness check: cannot read {batch}: {error.strerror or error}\n")
             return 2
