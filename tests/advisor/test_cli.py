@@ -211,7 +211,7 @@ def test_the_fast_path_leaves_unusual_arguments_to_click(args: list[str]) -> Non
     assert parse_check_fast(args) is None
 
 
-def test_the_real_process(tmp_path: Path) -> None:
+def test_the_real_process() -> None:
     """The installed `witness` script: exit codes, no traceback for bytes that are not UTF-8, --version."""
     ok = subprocess.run([WITNESS, "check", "--", "pytest -q"], capture_output=True, timeout=60)
     assert ok.returncode == 0 and ok.stdout.startswith(b"witness:")

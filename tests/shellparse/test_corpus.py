@@ -7,22 +7,15 @@ re-read against the rules; it is never silenced here.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from shellparse import analyze
+from tests.shellparse.corpus_file import entries
 
-CORPUS = Path(__file__).resolve().parents[2] / "corpus" / "commands.jsonl"
 EXPECT = {"witness": "check", "reporting-pipe": "reporting-pipe", "masked": "masked", "not-validation": None}
-
-
-def entries() -> list[dict[str, Any]]:
-    with CORPUS.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
 
 
 ENTRIES = entries()
