@@ -17,6 +17,7 @@ import obligations.sources._replay as replay_module
 from advisor._audit import run_audit
 from advisor._hook import run_hook
 from obligations.sources._lines import read_lines
+from tests.obligations.transcript_files import codex, codex_patch, codex_run, write_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 WITNESS = str(Path(sys.executable).with_name("witness"))
@@ -32,33 +33,15 @@ def witness(*args: str, stdin: bytes | None = None, env: dict[str, str] | None =
 
 def codex_rollout(path: Path, passes: bool) -> Path:
     """A Codex rollout: `npm test` fails, the agent edits, then re-runs it (passing or masked)."""
-    def line(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-        return {"timestamp": "2026-11-20T10:00:00.000Z", "type": kind, "payload": payload}
-
-    def call(call_id: str, command: str) -> dict[str, Any]:
-        return line("response_item", {"type": "function_call", "name": "exec_command",
-                                      "arguments": json.dumps({"cmd": command}), "call_id": call_id})
-
-    def end(call_id: str, code: int, text: str) -> list[dict[str, Any]]:
-        return [line("event_msg", {"type": "exec_command_end", "call_id": call_id, "exit_code": code,
-                                   "aggregated_output": text, "stdout": text, "stderr": ""}),
-                line("response_item", {"type": "function_call_output", "call_id": call_id,
-                                       "output": f"Process exited with code {code}\nOutput:\n{text}"})]
-
-    entries = [
-        line("session_meta", {"id": "thread-7", "cwd": "/repo", "originator": "codex_cli_rs", "cli_version": "0.139.0",
-                              "source": "cli"}),
-        line("turn_context", {"turn_id": "t1", "cwd": "/repo", "approval_policy": "on-request"}),
-        line("event_msg", {"type": "user_message", "message": "make the tests pass"}),
-        call("c1", "npm test"), *end("c1", 1, "Tests:  1 failed, 2 passed, 3 total"),
-        line("response_item", {"type": "custom_tool_call", "name": "apply_patch", "call_id": "c2",
-                               "input": "*** Begin Patch\n*** Update File: src/a.ts\n@@\n-x\n+y\n*** End Patch"}),
-        line("response_item", {"type": "custom_tool_call_output", "call_id": "c2",
-                               "output": "Exit code: 0\nOutput:\nSuccess. Updated the following files:\nM src/a.ts"}),
-        call("c3", "npm test" if passes else "npm test || true"), *end("c3", 0, "Tests:  3 passed, 3 total"),
-    ]
-    path.write_text("".join(json.dumps(entry) + "\n" for entry in entries))
-    return path
+    return write_jsonl(path, [
+        codex("session_meta", {"id": "thread-7", "cwd": "/repo", "originator": "codex_cli_rs",
+                               "cli_version": "0.139.0", "source": "cli"}),
+        codex("turn_context", {"turn_id": "t1", "cwd": "/repo", "approval_policy": "on-request"}),
+        codex("event_msg", {"type": "user_message", "message": "make the tests pass"}),
+        *codex_run("c1", "npm test", 1, "Tests:  1 failed, 2 passed, 3 total"),
+        *codex_patch("c2", "src/a.ts"),
+        *codex_run("c3", "npm test" if passes else "npm test || true", 0, "Tests:  3 passed, 3 total"),
+    ])
 
 
 # -- audit ----------------------------------------------------------------------------------------
@@ -133,10 +116,7 @@ def test_audit_policy_strict_refuses_reporting_pipes(tmp_path: Path) -> None:
 def test_audit_says_which_edit_reopened_a_witnessed_check(tmp_path: Path) -> None:
     """An edit after the witness re-opens the check; the report names that edit and still points at the failure."""
     path = codex_rollout(tmp_path / "s.jsonl", passes=True)
-    late_edit = {"timestamp": "2026-11-20T10:01:00.000Z", "type": "response_item",
-                 "payload": {"type": "custom_tool_call", "name": "apply_patch", "call_id": "c4",
-                             "input": "*** Begin Patch\n*** Update File: src/b.ts\n@@\n-x\n+y\n*** End Patch"}}
-    path.write_text(path.read_text() + json.dumps(late_edit) + "\n")
+    path.write_text(path.read_text() + "".join(json.dumps(entry) + "\n" for entry in codex_patch("c4", "src/b.ts")))
     done = witness("audit", str(path))
     out = done.stdout.decode()
     assert done.returncode == 1
@@ -161,7 +141,7 @@ def test_audit_names_a_file_that_is_not_a_transcript(tmp_path: Path) -> None:
     bogus.write_bytes(bytes(range(256)) * 4)
     done = witness("audit", str(bogus))
     assert done.returncode == 2
-    assert b"not a transcript" in done.stderr.lower() or b"binary" in done.stderr.lower()
+    assert b"not a Claude Code, Codex or Pi transcript: it holds binary data, not text" in done.stderr
     assert b"Traceback" not in done.stderr
 
 
@@ -215,13 +195,14 @@ def test_stop_hook_cap_is_configurable(tmp_path: Path) -> None:
 
 
 def test_codex_stop_hook_blocks_then_allows_after_a_genuine_pass(tmp_path: Path) -> None:
-    """Codex: a masked re-run keeps the block; a genuine re-run allows the stop."""
-    masked = codex_rollout(tmp_path / "masked.jsonl", passes=False)
-    genuine = codex_rollout(tmp_path / "genuine.jsonl", passes=True)
-    code, answer, _ = stop(masked, tmp_path, host="codex", turn_id="t1", model="gpt-5")
+    """Codex: a masked re-run keeps the block; once the session goes on to a genuine re-run, the stop is allowed."""
+    session = codex_rollout(tmp_path / "rollout.jsonl", passes=False)
+    code, answer, _ = stop(session, tmp_path, host="codex", turn_id="t1", model="gpt-5")
     assert code == 0 and answer["decision"] == "block"
-    code, answer, _ = stop(genuine, tmp_path, host="codex", turn_id="t2", model="gpt-5")
-    assert (code, answer) == (0, None)
+    assert "`npm test`" in answer["reason"]
+    session.write_text(session.read_text() + "".join(
+        json.dumps(entry) + "\n" for entry in codex_run("c4", "npm test", 0, "Tests:  3 passed, 3 total")))
+    assert stop(session, tmp_path, host="codex", turn_id="t1", model="gpt-5") == (0, None, "")
 
 
 def test_subagent_stop_uses_the_agents_transcript(tmp_path: Path) -> None:
@@ -247,8 +228,7 @@ def test_subagent_stop_holds_the_subagent_to_its_own_checks(tmp_path: Path) -> N
 
 def test_stop_hook_allows_when_nothing_is_open(tmp_path: Path) -> None:
     """A session without failed checks stops freely, with no output."""
-    code, answer, _ = stop(FIXTURES / "claude" / "convo.jsonl", tmp_path)
-    assert (code, answer) == (0, None)
+    assert stop(FIXTURES / "claude" / "convo.jsonl", tmp_path) == (0, None, "")
 
 
 @pytest.mark.parametrize(

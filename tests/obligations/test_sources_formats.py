@@ -18,7 +18,16 @@ from obligations import (
     classify,
 )
 from obligations.sources import open_transcript
-from tests.obligations.transcript_files import read, replay, results, write_jsonl
+from tests.obligations.transcript_files import (
+    codex,
+    codex_call,
+    codex_exec_end,
+    codex_output,
+    read,
+    replay,
+    results,
+    write_jsonl,
+)
 
 _uuids = (f"u{n:04d}" for n in itertools.count())
 
@@ -205,24 +214,6 @@ def test_claude_subagents_are_announced_once_before_their_first_event(tmp_path: 
 # -- Codex ------------------------------------------------------------------------------------
 
 
-def codex(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-    return {"timestamp": "2026-06-10T18:43:04.714Z", "type": kind, "payload": payload}
-
-
-def call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return codex("response_item", {"type": "function_call", "name": name, "arguments": json.dumps(arguments),
-                                   "call_id": call_id})
-
-
-def output(call_id: str, text: Any) -> dict[str, Any]:
-    return codex("response_item", {"type": "function_call_output", "call_id": call_id, "output": text})
-
-
-def exec_end(call_id: str, exit_code: int, text: str = "", **extra: Any) -> dict[str, Any]:
-    return codex("event_msg", {"type": "exec_command_end", "call_id": call_id, "exit_code": exit_code,
-                               "aggregated_output": text, "stdout": "", "stderr": "", **extra})
-
-
 META = codex("session_meta", {"id": "thread-1", "cwd": "/repo", "originator": "codex_exec", "cli_version": "0.139.0",
                               "source": "exec"})
 TURN = codex("turn_context", {"turn_id": "t", "cwd": "/repo", "approval_policy": "never"})
@@ -234,12 +225,12 @@ def test_codex_exit_codes_come_from_exec_command_end(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "rollout.jsonl", [
         META, TURN,
         codex("event_msg", {"type": "user_message", "message": "fix the tests"}),
-        call("c1", "exec_command", {"cmd": "npm test", "workdir": "/repo"}),
-        exec_end("c1", 1, "Tests:  1 failed, 4 passed, 5 total"),
-        output("c1", "Tests:  1 failed, 4 passed, 5 total"),
-        call("c2", "exec_command", {"cmd": "npm test"}),
-        exec_end("c2", 0, "Tests:  5 passed, 5 total"),
-        output("c2", "Chunk ID: 1\nWall time: 1.2 seconds\nOriginal token count: 9\nOutput:\n"
+        codex_call("c1", "exec_command", {"cmd": "npm test", "workdir": "/repo"}),
+        codex_exec_end("c1", 1, "Tests:  1 failed, 4 passed, 5 total"),
+        codex_output("c1", "Tests:  1 failed, 4 passed, 5 total"),
+        codex_call("c2", "exec_command", {"cmd": "npm test"}),
+        codex_exec_end("c2", 0, "Tests:  5 passed, 5 total"),
+        codex_output("c2", "Chunk ID: 1\nWall time: 1.2 seconds\nOriginal token count: 9\nOutput:\n"
                      "Tests:  5 passed, 5 total"),
     ])
     tracker, events = replay(path)
@@ -254,19 +245,19 @@ def test_codex_exit_codes_from_headers_and_metadata_never_from_the_commands_outp
     the command itself (below `Output:`) do not."""
     path = write_jsonl(tmp_path / "rollout.jsonl", [
         META, TURN,
-        call("a", "exec_command", {"cmd": "make"}),
-        output("a", "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 2\nOutput:\nError 2"),
-        call("b", "shell", {"command": ["bash", "-lc", "npm test"], "workdir": "pkg"}),
-        output("b", "Exit code: 3\nWall time: 0.5 seconds\nOutput:\nfailed"),
-        call("c", "shell", {"command": ["pytest", "-q"]}),
-        output("c", json.dumps({"output": "1 passed", "metadata": {"exit_code": 0, "duration_seconds": 0.4}})),
-        call("d", "exec_command", {"cmd": "./fake.sh"}),
-        output("d", "Chunk ID: 2\nOutput:\nProcess exited with code 0\n"),
-        call("e", "exec_command", {"cmd": "rm -rf /"}),
-        output("e", "exec command rejected by user"),
-        call("f", "exec_command", {"cmd": "npm test"}),
-        exec_end("f", -1, "exec command rejected by user", status="declined"),
-        output("f", "exec command rejected by user"),
+        codex_call("a", "exec_command", {"cmd": "make"}),
+        codex_output("a", "Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 2\nOutput:\nError 2"),
+        codex_call("b", "shell", {"command": ["bash", "-lc", "npm test"], "workdir": "pkg"}),
+        codex_output("b", "Exit code: 3\nWall time: 0.5 seconds\nOutput:\nfailed"),
+        codex_call("c", "shell", {"command": ["pytest", "-q"]}),
+        codex_output("c", json.dumps({"output": "1 passed", "metadata": {"exit_code": 0, "duration_seconds": 0.4}})),
+        codex_call("d", "exec_command", {"cmd": "./fake.sh"}),
+        codex_output("d", "Chunk ID: 2\nOutput:\nProcess exited with code 0\n"),
+        codex_call("e", "exec_command", {"cmd": "rm -rf /"}),
+        codex_output("e", "exec command rejected by user"),
+        codex_call("f", "exec_command", {"cmd": "npm test"}),
+        codex_exec_end("f", -1, "exec command rejected by user", status="declined"),
+        codex_output("f", "exec command rejected by user"),
     ])
     transcript = open_transcript(path)
     events = list(transcript.events())
@@ -286,12 +277,12 @@ def test_codex_running_command_completes_through_write_stdin_polls(tmp_path: Pat
     exit; the polls are not calls of their own."""
     path = write_jsonl(tmp_path / "rollout.jsonl", [
         META, TURN,
-        call("c1", "exec_command", {"cmd": "npm test", "yield_time_ms": 1000}),
-        output("c1", "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 7\nOutput:\nstarting"),
-        call("p1", "write_stdin", {"session_id": 7, "chars": "", "yield_time_ms": 5000}),
-        output("p1", "Chunk ID: 2\nWall time: 5.0 seconds\nProcess running with session ID 7\nOutput:\nrunning"),
-        call("p2", "write_stdin", {"session_id": 7, "chars": ""}),
-        output("p2", "Chunk ID: 3\nWall time: 2.0 seconds\nProcess exited with code 1\nOutput:\n1 failed"),
+        codex_call("c1", "exec_command", {"cmd": "npm test", "yield_time_ms": 1000}),
+        codex_output("c1", "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 7\nOutput:\nstarting"),
+        codex_call("p1", "write_stdin", {"session_id": 7, "chars": "", "yield_time_ms": 5000}),
+        codex_output("p1", "Chunk ID: 2\nWall time: 5.0 seconds\nProcess running with session ID 7\nOutput:\nrunning"),
+        codex_call("p2", "write_stdin", {"session_id": 7, "chars": ""}),
+        codex_output("p2", "Chunk ID: 3\nWall time: 2.0 seconds\nProcess exited with code 1\nOutput:\n1 failed"),
     ])
     transcript = open_transcript(path)
     events = list(transcript.events())
@@ -317,12 +308,12 @@ def test_codex_messages_are_deduplicated_and_context_is_not_the_user(tmp_path: P
         codex("event_msg", {"type": "agent_message", "message": "Running them.", "phase": "commentary"}),
         codex("response_item", {"type": "message", "role": "assistant", "content": [
             {"type": "output_text", "text": "Running them."}]}),
-        call("c1", "exec_command", {"cmd": "npm test"}),
-        output("c1", "Process exited with code 0\nOutput:\nTests: 5 passed"),
-        call("c0", "exec_command", {"cmd": "npm test"}),
-        output("c0", "Process exited with code 1\nOutput:\nTests: 1 failed"),
-        call("c2", "exec_command", {"cmd": "npm test"}),
-        output("c2", "Process exited with code 0\nOutput:\nTests: 5 passed"),
+        codex_call("c1", "exec_command", {"cmd": "npm test"}),
+        codex_output("c1", "Process exited with code 0\nOutput:\nTests: 5 passed"),
+        codex_call("c0", "exec_command", {"cmd": "npm test"}),
+        codex_output("c0", "Process exited with code 1\nOutput:\nTests: 1 failed"),
+        codex_call("c2", "exec_command", {"cmd": "npm test"}),
+        codex_output("c2", "Process exited with code 0\nOutput:\nTests: 5 passed"),
         codex("response_item", {"type": "custom_tool_call", "status": "completed", "call_id": "c3",
                                 "name": "apply_patch", "input": patch}),
         codex("response_item", {"type": "custom_tool_call_output", "call_id": "c3",
@@ -340,7 +331,8 @@ def test_codex_messages_are_deduplicated_and_context_is_not_the_user(tmp_path: P
 def test_codex_users_own_shell_command_is_replayed_with_its_exit_code(tmp_path: Path) -> None:
     """An exec_command_end no tool call dispatched (the user's `!` command) is a call of its own with its exit."""
     path = write_jsonl(tmp_path / "rollout.jsonl", [
-        META, exec_end("u1", 1, "1 failed", command=["bash", "-lc", "npm test"], source="user_shell", cwd="/repo"),
+        META,
+        codex_exec_end("u1", 1, "1 failed", command=["bash", "-lc", "npm test"], source="user_shell", cwd="/repo"),
     ])
     events = read(path)
     assert [(e.tool, e.arguments, e.cwd) for e in events if isinstance(e, ToolDispatched)] == [

@@ -33,3 +33,43 @@ def replay(path: Path) -> tuple[Tracker, list[Any]]:
 def results(events: list[Any]) -> dict[str, ToolCompleted]:
     """The completions among the events, by call id."""
     return {event.call_id: event for event in events if isinstance(event, ToolCompleted)}
+
+
+# -- Codex rollout entries -----------------------------------------------------------------------
+
+
+def codex(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """One rollout line: ``{timestamp, type, payload}``."""
+    return {"timestamp": "2026-06-10T18:43:04.714Z", "type": kind, "payload": payload}
+
+
+def codex_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A ``function_call`` of tool ``name``."""
+    return codex("response_item", {"type": "function_call", "name": name, "arguments": json.dumps(arguments),
+                                   "call_id": call_id})
+
+
+def codex_output(call_id: str, text: Any) -> dict[str, Any]:
+    """The ``function_call_output`` the model sees."""
+    return codex("response_item", {"type": "function_call_output", "call_id": call_id, "output": text})
+
+
+def codex_exec_end(call_id: str, exit_code: int, text: str = "", **extra: Any) -> dict[str, Any]:
+    """The ``exec_command_end`` event that carries the exit code."""
+    return codex("event_msg", {"type": "exec_command_end", "call_id": call_id, "exit_code": exit_code,
+                               "aggregated_output": text, "stdout": "", "stderr": "", **extra})
+
+
+def codex_patch(call_id: str, path: str) -> list[dict[str, Any]]:
+    """An ``apply_patch`` call that updates ``path``, and its result."""
+    patch = f"*** Begin Patch\n*** Update File: {path}\n@@\n-x\n+y\n*** End Patch"
+    return [codex("response_item", {"type": "custom_tool_call", "status": "completed", "name": "apply_patch",
+                                    "call_id": call_id, "input": patch}),
+            codex("response_item", {"type": "custom_tool_call_output", "call_id": call_id,
+                                    "output": f"Exit code: 0\nOutput:\nSuccess. Updated:\nM {path}"})]
+
+
+def codex_run(call_id: str, command: str, exit_code: int, text: str) -> list[dict[str, Any]]:
+    """An ``exec_command`` call of ``command``: the call, its end event, and the output the model sees."""
+    return [codex_call(call_id, "exec_command", {"cmd": command}), codex_exec_end(call_id, exit_code, text),
+            codex_output(call_id, f"Process exited with code {exit_code}\nOutput:\n{text}")]
