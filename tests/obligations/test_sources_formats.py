@@ -209,6 +209,8 @@ def test_claude_subagents_are_announced_once_before_their_first_event(tmp_path: 
     assert isinstance(events[first_of_sub], AgentSpawned)
     assert {event.agent_id for event in events if isinstance(event, ToolDispatched)} == {"a8ae77d6", "root", "b2"}
     assert tracker.all_items() == []
+    assert tracker.should_escalate("a8ae77d6").score == 2  # its failure (is_error: a tool error) scores for it
+    assert tracker.should_escalate("root").score == 0
 
 
 # -- Codex ------------------------------------------------------------------------------------
