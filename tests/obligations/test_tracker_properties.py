@@ -332,6 +332,38 @@ def overlapping_reruns(draw: st.DrawFn) -> list[dict[str, Any]]:
     return out
 
 
+@st.composite
+def corrected_claims(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """The root agent claims a check run, the claim is (usually) corrected, and the check is re-run
+    with other calls around it; ``{"correct": claim_id}`` marks where the host calls `correct`."""
+    script, out = Script(), []
+    for _ in range(draw(st.integers(0, 3))):
+        out += draw_step(draw, script)
+    check, cwd = draw(st.sampled_from(CHECKS)), draw(st.sampled_from(CWDS))
+    cited = script.run(ROOT, GENUINE[check], cwd, draw(st.sampled_from([Result(0), Result(1, True)])),
+                       draw(st.sampled_from([PASSED, PYTEST_FAILED])))
+    claim_id = draw(st.sampled_from(CLAIM_IDS))
+    out += [*cited, script.say(ROOT, claim_id, cited[0]["call_id"])]
+    if draw(st.booleans()):
+        out += script.run(ROOT, GENUINE[check], cwd, Result(0), PASSED)  # a re-run before the correction
+    for _ in range(draw(st.integers(0, 2))):
+        out += draw_step(draw, script)
+    if draw(st.integers(0, 4)):
+        out.append({"correct": claim_id})
+    rerun = script.dispatch(ROOT, draw(st.sampled_from([c for c in VARIANTS[check] if COMMANDS[c].eligible])), cwd)
+    out.append(rerun)
+    for _ in range(draw(st.integers(0, 2))):
+        if draw(st.booleans()):
+            out += script.run(draw(st.sampled_from(script.agents())), draw(st.sampled_from(MUTATORS)), cwd,
+                              Result(0), None)
+        else:
+            out += draw_step(draw, script)
+    pending = [i for i, call in enumerate(script.pending) if call.call_id == rerun["call_id"]]
+    if pending:
+        out.append(script.complete(pending[0], Result(0), PASSED))
+    return out
+
+
 def events(script: Iterable[dict[str, Any]]) -> list[Event]:
     """Fresh event objects (the tracker stamps ticks onto the ones it handles)."""
     return [event_from_dict(data) for data in script]
@@ -933,6 +965,27 @@ def test_reruns_overlapping_other_calls_follow_the_rule(script: list[dict[str, A
 
 
 @PROPERTY
+@given(steps=corrected_claims())
+def test_corrected_claims_follow_the_rule(steps: list[dict[str, Any]]) -> None:
+    """A claim is corrected only while open, and closes exactly when a later qualifying run follows its correction."""
+    tracker, log = Tracker(), list[Entry]()
+    for step in steps:
+        if "correct" in step:
+            claim_open = any(ident.kind == "claim-contradicted" and value.state == "open"
+                             and (ident.root, ident.claim_id) == (ROOT, step["correct"])
+                             for ident, value in History.replay(log).expected().items())
+            result = tracker.correct(step["correct"], "README.md", "the claim was wrong", "the run", agent_id=ROOT)
+            assert result.accepted == claim_open, result.message
+            if result.accepted:
+                log.append(Correction(ROOT, step["correct"]))
+            continue
+        event = event_from_dict(step)
+        tracker.handle(event)
+        log.append(event)
+    check_against_history(tracker, log)
+
+
+@PROPERTY
 @given(script=scripts(), data=st.data())
 def test_batching_does_not_change_the_outcome(script: list[dict[str, Any]], data: st.DataObject) -> None:
     """One by one, all at once, in random chunks, or across a JSON snapshot: the same items and snapshot."""
@@ -1025,4 +1078,4 @@ def test_a_clean_rerun_once_everything_settles_resolves(session: tuple[list[dict
             assert cwd is not None
             for data in builder.run(root, GENUINE[CHECK_OF_KEY[key]], cwd, Result(0), PASSED):
                 tracker.handle(event_from_dict(data))
-    assert [item.claim_id for item in tracker.open_items() if item.key is not None] == []
+    assert [(item.id, item.check, item.claim_id) for item in tracker.open_items() if item.key is not None] == []
