@@ -20,9 +20,8 @@ from obligations import (
     event_from_json,
 )
 from obligations.sources import FORMATS, NotATranscript, Transcript, detect_format, open_transcript
+from tests.obligations.transcript_files import ALL, EACH_FIXTURE, FIXTURES
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
-ALL = sorted(FIXTURES.glob("*/*.jsonl"))
 FORMAT_OF_DIR = {"claude": "claude-code", "codex": "codex", "pi": "pi"}
 
 
@@ -60,7 +59,7 @@ def test_the_six_fixtures_are_present() -> None:
         "pi/convo-compacted.jsonl", "pi/convo.jsonl"]
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+@EACH_FIXTURE
 def test_fixture_reads_without_a_skipped_line(path: Path) -> None:
     """Every fixture is read to its end with no skipped line, no unknown entry type and no read error."""
     transcript, events = events_of(path)
@@ -72,7 +71,7 @@ def test_fixture_reads_without_a_skipped_line(path: Path) -> None:
     assert report.events == len(events) > 0
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+@EACH_FIXTURE
 def test_fixture_yields_exactly_the_tool_calls_in_its_json(path: Path) -> None:
     """The reader dispatches exactly as many calls as an independent count of the raw JSON finds."""
     transcript, events = events_of(path)
@@ -81,7 +80,7 @@ def test_fixture_yields_exactly_the_tool_calls_in_its_json(path: Path) -> None:
     assert len({event.call_id for event in dispatched}) == len(dispatched)
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+@EACH_FIXTURE
 def test_fixture_events_round_trip_through_the_tracker_and_open_nothing(path: Path) -> None:
     """Every event is valid JSON-round-trippable input for the tracker, and no fixture opens an obligation
     (none runs a test, lint or typecheck command)."""
@@ -95,7 +94,7 @@ def test_fixture_events_round_trip_through_the_tracker_and_open_nothing(path: Pa
     assert tracker.lost_results == 0
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+@EACH_FIXTURE
 def test_fixture_events_carry_file_and_line_origins(path: Path) -> None:
     """Each event's origin is `<file name>:<line>` for a real line, and origins never go backwards."""
     _, events = events_of(path)
@@ -105,7 +104,7 @@ def test_fixture_events_carry_file_and_line_origins(path: Path) -> None:
     assert max(lines) <= len(path.read_bytes().splitlines())
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+@EACH_FIXTURE
 def test_format_is_detected_from_content_not_name(path: Path, tmp_path: Path) -> None:
     """A fixture renamed to a misleading name (another host's name, a .txt) is still recognised by content."""
     expected = FORMAT_OF_DIR[path.parent.name]

@@ -48,10 +48,9 @@ def test_pi_abandoned_branch_with_a_failing_check_is_not_replayed(tmp_path: Path
         pi("a3", "b1", {"role": "assistant", "content": [{"type": "text", "text": "starting over"}]}),
     ])
     transcript = open_transcript(path)
-    tracker = Tracker()
     events = list(transcript.events())
-    for event in events:
-        tracker.handle(event)
+    tracker = Tracker()
+    tracker.handle_many(events)
     assert not any(isinstance(event, (ToolDispatched, ToolCompleted)) for event in events)
     assert tracker.all_items() == []
     assert [type(event).__name__ for event in events] == ["UserMessage", "Compaction", "AssistantMessage"]

@@ -16,9 +16,7 @@ from hypothesis import strategies as st
 from obligations import ToolDispatched, Tracker
 from obligations.sources import NotATranscript, detect_format, open_transcript
 from obligations.sources._lines import read_lines
-
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
-ALL = sorted(FIXTURES.glob("*/*.jsonl"))
+from tests.obligations.transcript_files import ALL, EACH_FIXTURE, FIXTURES
 
 
 def dumps(events: list[Any]) -> list[dict[str, Any]]:
@@ -34,7 +32,7 @@ def copy(source: Path, target: Path) -> Path:
     return target
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+@EACH_FIXTURE
 def test_truncated_last_line_is_skipped_and_counted(path: Path, tmp_path: Path) -> None:
     """A half-written last line (no newline, incomplete JSON) is skipped with its line number; every complete
     line still yields the same events."""
@@ -126,7 +124,7 @@ def test_a_directory_of_mixed_files_is_handled_by_the_callers_loop(tmp_path: Pat
                        "notes.txt": "it is not JSON Lines (no line among the first is a JSON object)"}
 
 
-@pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+@EACH_FIXTURE
 def test_a_line_of_invalid_utf8_is_skipped_with_its_number(path: Path, tmp_path: Path) -> None:
     """A line with bytes that are not UTF-8 is skipped and reported by line number; the rest is read."""
     lines = path.read_bytes().splitlines(keepends=True)

@@ -6,8 +6,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from obligations import ToolCompleted, Tracker
 from obligations.sources import open_transcript
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+"""The real transcripts shipped with the tests (see their README for attribution)."""
+ALL = sorted(FIXTURES.glob("*/*.jsonl"))
+EACH_FIXTURE = pytest.mark.parametrize("path", ALL, ids=lambda path: f"{path.parent.name}/{path.name}")
+"""Run a test once per shipped transcript (its ``path`` argument)."""
 
 
 def write_jsonl(path: Path, entries: list[dict[str, Any]]) -> Path:
