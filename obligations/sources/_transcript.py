@@ -7,11 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .._events._union import Event
-from . import _pi
-from ._claude import ClaudeReader
-from ._codex import CodexReader
 from ._detect import CLAUDE_CODE, CODEX, FORMATS, sniff
-from ._replay import replay
 from ._report import TranscriptReport
 
 
@@ -35,10 +31,19 @@ class Transcript:
         file's content: corrupt lines are skipped and counted, and a read failure ends the stream
         with ``report.error`` set."""
         self.report = report = TranscriptReport(str(self.path), self.format)
+        # Each reader is imported only for a file of its format: a hook reads one file per process.
         if self.format == CLAUDE_CODE:
+            from ._claude import ClaudeReader
+            from ._replay import replay
+
             return replay(self.path, report, ClaudeReader(self.path, report))
         if self.format == CODEX:
+            from ._codex import CodexReader
+            from ._replay import replay
+
             return replay(self.path, report, CodexReader(self.path, report))
+        from . import _pi
+
         return _pi.read(self.path, report)
 
     def __iter__(self) -> Iterator[Event]:
