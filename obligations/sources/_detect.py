@@ -22,7 +22,7 @@ _CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation"})
 _CLAUDE_KEYS = ("parentUuid", "sessionId", "leafUuid")
 
 
-class NotATranscript(ValueError):  # noqa: N818 -- the name callers already use, and it reads as what happened
+class NotATranscript(ValueError):
     """The file is not a transcript this package reads (empty, binary, or JSON of another shape)."""
 
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:

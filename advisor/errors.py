@@ -1,0 +1,69 @@
+"""Every exception the ``advisor`` package raises on purpose.
+
+::
+
+    AdvisorError                                   base of everything below
+    ├── ConfigError(AdvisorError, ValueError)       bad configuration: flags, file, environment
+    ├── ModelError(AdvisorError, RuntimeError)      the reviewer model gave no usable answer
+    │   ├── ModelUnavailable(ModelError, ConnectionError)
+    │   │                                           unreachable, timed out, or failing (5xx, 429)
+    │   │                                           after the retries allowed
+    │   ├── ModelRefused(ModelError)                the provider refused the request (4xx other
+    │   │                                           than 429: authentication, bad request)
+    │   └── BudgetExceeded(ModelError)              a token or money budget would be exceeded;
+    │                                               raised before the request is sent
+    ├── VerdictError(AdvisorError, ValueError)      an answer or verdict submission that breaks
+    │                                               the verdict rules
+    └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out
+
+Each class also subclasses its natural standard-library base, so callers that only know the
+standard library (``except ValueError``) still catch what they mean. Modules that add an
+exception add it here and to the drawing above.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AdvisorError",
+    "BudgetExceeded",
+    "ConfigError",
+    "GatewayError",
+    "ModelError",
+    "ModelRefused",
+    "ModelUnavailable",
+    "VerdictError",
+]
+
+
+class AdvisorError(Exception):
+    """Base class of every exception the advisor raises on purpose."""
+
+
+class ConfigError(AdvisorError, ValueError):
+    """The configuration (command-line flags, a config file, environment variables) is invalid."""
+
+
+class ModelError(AdvisorError, RuntimeError):
+    """The reviewer model gave no usable answer."""
+
+
+class ModelUnavailable(ModelError, ConnectionError):
+    """The model could not be reached, timed out, or kept failing (5xx, 429) past the retries."""
+
+
+class ModelRefused(ModelError):
+    """The provider refused the request: authentication, permission, or a malformed request."""
+
+
+class BudgetExceeded(ModelError):
+    """A per-call or per-session budget (tokens, or money when prices are set) would be exceeded.
+
+    Raised before the request that would exceed it is sent, so nothing is billed for it."""
+
+
+class VerdictError(AdvisorError, ValueError):
+    """An answer or a verdict submission breaks the verdict rules."""
+
+
+class GatewayError(AdvisorError, RuntimeError):
+    """``witness serve`` cannot carry out a request (the client's or the upstream's fault)."""
