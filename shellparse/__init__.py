@@ -11,24 +11,46 @@ False
 The public API is this module's ``__all__``; everything else lives in private modules.
 """
 
-from ._api import POLICIES, SHELLS, analyze, clear_cache, parse
+from ._api import analyze, clear_cache, parse
 from ._markers import failure_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
-from ._results import EXIT_SOURCES, LEVELS, Analysis, Check, Reason, Validation
+from ._results import Analysis, Check, Reason, Validation
+from ._vocabulary import (
+    CHECK_KINDS,
+    EFFECTS,
+    EXIT_SOURCES,
+    LEVELS,
+    POLICIES,
+    SHELLS,
+    CheckKind,
+    Effect,
+    ExitSource,
+    Level,
+    Policy,
+    Shell,
+)
 
 __all__ = [
+    "CHECK_KINDS",
+    "EFFECTS",
     "EXIT_SOURCES",
     "LEVELS",
     "POLICIES",
     "SHELLS",
     "Analysis",
     "Check",
+    "CheckKind",
     "Command",
+    "Effect",
+    "ExitSource",
+    "Level",
     "Opaque",
     "Pipeline",
+    "Policy",
     "Reason",
     "Redirect",
     "Script",
+    "Shell",
     "Span",
     "Statement",
     "Validation",

@@ -9,9 +9,8 @@ from ._analysis import Analyzer
 from ._bash import parse_bash
 from ._model import Script, Span
 from ._results import Analysis, Reason
+from ._vocabulary import POLICIES, SHELLS
 
-SHELLS = ("bash", "pwsh")
-POLICIES = ("seed", "strict")
 CACHE_SIZE = 4096
 _GC_PAUSE_ABOVE = 16_384
 

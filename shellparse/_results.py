@@ -6,16 +6,6 @@ from typing import Any, NamedTuple
 
 from ._model import Span
 
-EXIT_SOURCES = ("check", "reporting-pipe", "masked")
-"""``check``: the reported exit status is the check's own. ``reporting-pipe``: one pipe carries
-the check's output to a pass-through consumer (``| tail -5``), whose status is reported.
-``masked``: something else decides the status, or may."""
-
-LEVELS = ("masks", "residual", "keeps", "note")
-"""How a reason bears on the verdict: it ``masks`` the check's status; it is an accepted
-``residual`` risk (a reporting pipe); it explains why a shape ``keeps`` attribution; or it is a
-``note`` (identity, directory, parse details)."""
-
 
 class Reason(NamedTuple):
     """Why the analysis reached its verdict, pointing at the text responsible."""
