@@ -20,6 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ._home import witness_home
+
 if TYPE_CHECKING:
     from obligations import Event
 
@@ -29,12 +31,8 @@ _STOP_EVENTS = ("Stop", "SubagentStop")
 
 
 def state_dir() -> Path:
-    """Where witness keeps state between hook calls: ``$WITNESS_HOME``, else the user's state dir."""
-    home = os.environ.get("WITNESS_HOME")
-    if home:
-        return Path(home)
-    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
-    return Path(base) / "witness"
+    """Where witness keeps state between hook calls (see :func:`advisor._home.witness_home`)."""
+    return witness_home()
 
 
 def run_hook(host: str, raw: bytes, err: Any = sys.stderr) -> str:
