@@ -69,3 +69,33 @@ def test_masked_rerun_audits_open(host: Host, sandbox: Sandbox, model_server: Mo
     played = play(host, "masked_rerun", sandbox, model_server, Hooks.witness(host.name))
     report = audit(*played.run.transcripts)
     assert report.exit_code == 1 and report.checks("open") == ["npm test"], report.report
+
+
+def test_block_budget_holds(host: Host, sandbox: Sandbox, model_server: ModelServer,
+                            request: pytest.FixtureRequest) -> None:
+    """An agent that never re-runs its failed check is reminded three times, then let stop: never held forever."""
+    codex_defect(host, request, HOOK_PROMPT_IS_A_TASK + " (one reminder, then the failure is an earlier task's)")
+    played = play(host, "cap_holds", sandbox, model_server, Hooks.witness(host.name))
+    feedback = main_feedback(played)
+    assert [f"reminder {n} of 3" in text for n, text in enumerate(feedback, 1)] == [True] * 3, feedback
+    assert played.agent.played_through("main"), played.explain()
+
+
+def test_edit_after_pass_reopens(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
+    """An edit after the passing re-run re-opens the check: one reminder, and a plain re-run then lets the agent stop."""
+    played = play(host, "edit_after_pass", sandbox, model_server, Hooks.witness(host.name))
+    feedback = main_feedback(played)
+    assert len(feedback) == 1 and "npm test" in feedback[0], feedback
+    assert played.agent.played_through("main"), played.explain()
+    assert audit(*played.run.transcripts).checks("open") == []
+
+
+def test_unwritable_state_folder_blocks_once(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
+    """When witness cannot write its state folder, the host's stop_hook_active is the guard: one block, then stop."""
+    blocker = sandbox.root / "not-a-folder"
+    blocker.write_text("a file where witness expects its state folder\n", encoding="utf-8")
+    sandbox.extra_env["WITNESS_HOME"] = str(blocker / "state")  # cannot be created, even by root
+    played = play(host, "unwritable_state", sandbox, model_server, Hooks.witness(host.name))
+    feedback = main_feedback(played)
+    assert len(feedback) == 1 and "npm test" in feedback[0], feedback
+    assert played.agent.played_through("main"), played.explain()
