@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,12 +21,13 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 RECORD_ALL = Hooks.recording("Stop", "SubagentStop", "PostToolUse", "PostToolUseFailure")
 
 
-def tool_ids(entries: list[dict[str, object]], block: str) -> set[str]:
+def tool_ids(entries: list[dict[str, Any]], block: str) -> set[str]:
     """The ids of the tool uses (``tool_use``) or of the results (``tool_result``) in transcript entries."""
     key = "id" if block == "tool_use" else "tool_use_id"
     found = set()
     for entry in entries:
-        content = entry.get("message", {}).get("content") if isinstance(entry.get("message"), dict) else None
+        message = entry.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
         for part in content if isinstance(content, list) else ():
             if isinstance(part, dict) and part.get("type") == block:
                 found.add(str(part[key]))
@@ -55,8 +57,8 @@ def test_transcript_location(claude: ClaudeCode, sandbox: Sandbox, model_server:
 
 def test_failed_bash_fires_post_tool_use_failure(claude: ClaudeCode, sandbox: Sandbox,
                                                  model_server: ModelServer) -> None:
-    """A failing Bash call fires PostToolUseFailure (its error text opens with the exit code); a passing one PostToolUse,
-    whose tool_response has no exit code."""
+    """A failing Bash call fires PostToolUseFailure (its error opens with the exit code); a passing one
+    PostToolUse, whose tool_response has no exit code."""
     played = play(claude, "genuine_rerun", sandbox, model_server, RECORD_ALL)
     (failure,) = stop_payloads(played.run, "PostToolUseFailure")
     assert failure["tool_name"] == "Bash" and failure["tool_input"]["command"] == "npm test"
@@ -68,7 +70,7 @@ def test_failed_bash_fires_post_tool_use_failure(claude: ClaudeCode, sandbox: Sa
 
 def test_stop_payload_and_a_complete_transcript(claude: ClaudeCode, sandbox: Sandbox,
                                                 model_server: ModelServer) -> None:
-    """Stop carries the final text; the transcript a hook reads at once already holds every tool result and that text."""
+    """Stop carries the final text; the transcript a hook reads at once already holds every tool result and it."""
     played = play(claude, "genuine_rerun", sandbox, model_server, RECORD_ALL)
     (call,) = [c for c in played.run.hook_calls() if c["payload"].get("hook_event_name") == "Stop"]
     payload = call["payload"]

@@ -33,7 +33,7 @@ def test_model_requests(codex: Codex, sandbox: Sandbox, model_server: ModelServe
 
 
 def test_hooks_need_trust(codex: Codex, sandbox: Sandbox, model_server: ModelServer) -> None:
-    """Without --dangerously-bypass-hook-trust (or a trust recorded for them), `codex exec` runs no hook and says nothing."""
+    """Without --dangerously-bypass-hook-trust (or a recorded trust), `codex exec` runs no hook and says nothing."""
     codex.trust_hooks = False
     played = play(codex, "masked_rerun", sandbox, model_server, Hooks.witness("codex"))
     assert played.run.hook_calls() == [] and stop_feedback(played.run.transcripts[0]) == []
@@ -58,8 +58,8 @@ def test_stop_and_post_tool_use_payloads(codex: Codex, sandbox: Sandbox, model_s
 
 
 def test_stop_block_is_a_hook_prompt_user_message(codex: Codex, sandbox: Sandbox, model_server: ModelServer) -> None:
-    """A Stop block is recorded (and sent to the model) as a user message <hook_prompt hook_run_id=…>reason</hook_prompt>
-    marked as hook provenance; the next Stop says stop_hook_active."""
+    """A Stop block is recorded (and sent to the model) as a user message
+    <hook_prompt hook_run_id=…>reason</hook_prompt> of hook provenance; the next Stop says stop_hook_active."""
     played = play(codex, "masked_rerun", sandbox, model_server, Hooks.witness("codex"))
     (rollout,) = played.run.transcripts
     (feedback, *_) = stop_feedback(rollout)

@@ -82,7 +82,7 @@ def test_block_budget_holds(host: Host, sandbox: Sandbox, model_server: ModelSer
 
 
 def test_edit_after_pass_reopens(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
-    """An edit after the passing re-run re-opens the check: one reminder, and a plain re-run then lets the agent stop."""
+    """An edit after the passing re-run re-opens the check: one reminder; a plain re-run then lets the agent stop."""
     played = play(host, "edit_after_pass", sandbox, model_server, Hooks.witness(host.name))
     feedback = main_feedback(played)
     assert len(feedback) == 1 and "npm test" in feedback[0], feedback

@@ -27,7 +27,7 @@ def split(played: Played) -> tuple[Path, Path]:
 
 def test_subagent_blocked_for_its_own_failure(claude: ClaudeCode, sandbox: Sandbox,
                                               model_server: ModelServer) -> None:
-    """A sub-agent that stops with its own failed check open is reminded once; after its fix and re-run both agents stop."""
+    """A sub-agent stopping with its own failed check open is reminded once; after its fix and re-run both stop."""
     played = play(claude, "subagent_own_failure", sandbox, model_server, Hooks.witness("claude-code"))
     main, worker = split(played)
     worker_feedback = stop_feedback(worker)
@@ -38,7 +38,7 @@ def test_subagent_blocked_for_its_own_failure(claude: ClaudeCode, sandbox: Sandb
 
 def test_subagent_not_blocked_for_parent_failure(claude: ClaudeCode, sandbox: Sandbox,
                                                  model_server: ModelServer) -> None:
-    """A sub-agent that ran no check is let stop although its parent's test failed; the parent, after its re-run, too."""
+    """A sub-agent that ran no check is let stop though its parent's test failed; the parent, after its re-run, too."""
     played = play(claude, "subagent_clean", sandbox, model_server, Hooks.witness("claude-code"))
     main, worker = split(played)
     assert stop_feedback(worker) == [] and stop_feedback(main) == [], played.explain()
