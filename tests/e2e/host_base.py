@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -97,12 +99,17 @@ class Host(Protocol):
 
 
 def run_process(command: list[str], sandbox: Sandbox, env: dict[str, str]) -> tuple[int, str, str, float]:
-    """Run a host to completion in the sandbox's project: exit code, stdout, stderr, seconds."""
+    """Run a host to completion in the sandbox's project: exit code, stdout, stderr, seconds.
+
+    The host runs in a session of its own, so a run past :data:`RUN_TIMEOUT` is ended with every
+    process it started (the npm launchers start the native binaries as children)."""
     started = time.monotonic()
-    try:
-        result = subprocess.run(command, cwd=sandbox.project, env=env, stdin=subprocess.DEVNULL,
-                                capture_output=True, text=True, timeout=RUN_TIMEOUT, check=False)
-    except subprocess.TimeoutExpired as error:
-        out = error.stdout.decode() if isinstance(error.stdout, bytes) else (error.stdout or "")
-        raise AssertionError(f"{command[0]} did not finish in {RUN_TIMEOUT:.0f} s:\n{out[-4000:]}") from error
-    return result.returncode, result.stdout, result.stderr, time.monotonic() - started
+    with subprocess.Popen(command, cwd=sandbox.project, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, start_new_session=True) as process:
+        try:
+            out, err = process.communicate(timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            out, err = process.communicate()
+            raise AssertionError(f"{command[0]} did not finish in {RUN_TIMEOUT:.0f} s:\n{out[-4000:]}") from None
+    return process.returncode, out, err, time.monotonic() - started

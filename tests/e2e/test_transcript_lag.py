@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import threading
 import time
 from pathlib import Path
 
@@ -26,8 +25,10 @@ from tests.support.model_server import ModelServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-CATCH_UP = 0.3
-"""Seconds after the hook starts at which the rest of the transcript is written."""
+CATCH_UP = 1.5
+"""Seconds after the hook starts at which the rest of the transcript is written: long after
+today's hook has read the file and answered (a quarter of a second), well inside a bounded wait of
+a few seconds and the hosts' hook timeouts (30-60 s)."""
 
 
 def cut_before_result(lines: list[str]) -> int:
@@ -51,16 +52,20 @@ def test_stop_hook_waits_for_a_lagging_transcript(claude: ClaudeCode, sandbox: S
     lagging = tmp_path / "lagging.jsonl"
     lagging.write_text("".join(lines[:cut]), encoding="utf-8")
 
-    def catch_up() -> None:
-        time.sleep(CATCH_UP)
+    stdin = json.dumps({**payload, "transcript_path": str(lagging)})
+    env = {**sandbox.env(), "WITNESS_HOME": str(tmp_path / "w")}
+    with subprocess.Popen([str(WITNESS), "hook", "claude-code"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=env) as hook:
+        assert hook.stdin is not None
+        hook.stdin.write(stdin)
+        hook.stdin.close()
+        started = time.monotonic()
+        while hook.poll() is None and time.monotonic() - started < CATCH_UP:
+            time.sleep(0.01)
         with lagging.open("a", encoding="utf-8") as out:
             out.write("".join(lines[cut:]))
-
-    writer = threading.Thread(target=catch_up)
-    writer.start()
-    stdin = json.dumps({**payload, "transcript_path": str(lagging)})
-    hook = subprocess.run([str(WITNESS), "hook", "claude-code"], input=stdin, capture_output=True, text=True,
-                          timeout=60, env={**sandbox.env(), "WITNESS_HOME": str(tmp_path / "w")}, check=False)
-    writer.join()
-    assert hook.returncode == 0, hook.stderr
-    assert json.loads(hook.stdout or "{}").get("decision") == "block", hook.stdout
+        hook.wait(timeout=60)
+        assert hook.stdout is not None and hook.stderr is not None
+        out_text, err_text = hook.stdout.read(), hook.stderr.read()
+    assert hook.returncode == 0, err_text
+    assert json.loads(out_text or "{}").get("decision") == "block", out_text
