@@ -36,8 +36,9 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from advisor._config_file import config_path, describe, read_section
+from advisor._values import Frozen
 from advisor.errors import ConfigError
-from advisor.models._messages import Effort, Frozen, Usage
+from advisor.models._messages import Effort, Usage
 
 Provider = Literal["openai", "anthropic", "scripted"]
 """The wire format (and SDK) a model is called through."""

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
+
+from advisor._values import Frozen
 
 Effort = Literal["minimal", "low", "medium", "high", "xhigh", "max"]
 """How hard a reasoning model should think; passed where the provider supports it."""
@@ -20,12 +22,6 @@ StopReason = Literal["end", "tool_calls", "max_tokens", "refusal", "other"]
 """Why an answer ended, in the providers' common terms."""
 
 EFFORTS: tuple[Effort, ...] = ("minimal", "low", "medium", "high", "xhigh", "max")
-
-
-class Frozen(BaseModel):
-    """Base of the advisor's value types: immutable, strict about unknown fields."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
 
 class TextPart(Frozen):

@@ -19,9 +19,10 @@ from typing import Any, Literal
 
 from pydantic import Field, TypeAdapter, ValidationError
 
+from advisor._values import Frozen
 from advisor.errors import ConfigError, ModelRefused, ModelUnavailable
 from advisor.models._estimate import estimate_tokens
-from advisor.models._messages import Frozen, ModelRequest, ModelResponse, ToolCall, Usage
+from advisor.models._messages import ModelRequest, ModelResponse, ToolCall, Usage
 
 TEST_DOUBLE_MODEL = "scripted-test-double"
 
