@@ -73,6 +73,10 @@ class Workspace:
         real = Path(os.path.realpath(candidate))
         if not real.is_relative_to(self.root):
             raise ToolFailure(f"Path is outside the workspace: {given}")
+        if _unresolved(real, self.root):
+            # realpath gives up on a symlink loop and appends the rest unresolved, so a link
+            # after the loop (`loop/../up/x`) could still lead out: refuse what it left.
+            raise ToolFailure(f"Path goes through a symlink loop: {given}")
         lexical = os.path.normpath(candidate)
         named = os.path.relpath(lexical, self.root).replace(os.sep, "/")
         if self.denied(self.relative(real)) or (not named.startswith("..") and self.denied(named)):
@@ -82,7 +86,13 @@ class Workspace:
     def inside(self, path: Path) -> bool:
         """Whether ``path`` resolves (symlinks followed) inside the workspace to a file not denied."""
         real = Path(os.path.realpath(path))
-        return real.is_relative_to(self.root) and not self.denied(self.relative(real))
+        return (real.is_relative_to(self.root) and not _unresolved(real, self.root)
+                and not self.denied(self.relative(real)))
+
+
+def _unresolved(real: Path, root: Path) -> bool:
+    """Whether a realpath result still holds a symlink below ``root`` (it stopped at a loop)."""
+    return any(part.is_symlink() for part in (real, *real.parents) if part.is_relative_to(root) and part != root)
 
 
 def deny_patterns(configured: Sequence[str] | None) -> tuple[str, ...]:

@@ -200,3 +200,17 @@ async def test_investigation_rounds_stay_out_of_the_advice(model_server: ModelSe
     assert "transcript" not in result.model_dump() and result.transcript is not None
     assert [m.role for m in result.transcript.messages] == ["user", "user", "assistant", "tool"]
     assert [a.messages for a in result.attempts] == [2, 4]
+
+
+async def test_cancelling_is_not_a_timeout(model_server: ModelServer) -> None:
+    """A caller's cancellation propagates as cancellation; it is never reported as the advisor timing out
+    (ERR-4, ERR-12)."""
+    import asyncio
+
+    model_server.enqueue(Hang())
+    task = asyncio.ensure_future(run(model_server))
+    while not model_server.requests:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task

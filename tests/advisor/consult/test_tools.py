@@ -225,3 +225,14 @@ def test_clip_middle(text: str, limit: int, expected: str) -> None:
 def test_investigation_results_are_capped() -> None:
     """A 50,000-character result is cut under a 500-character cap plus its marker (CLIP-8)."""
     assert len(clip_middle("z" * 50_000, 500, "narrow it")) < 700
+
+
+def test_images_binaries_and_empty_files(repo: Path) -> None:
+    """An image or binary file is named, not dumped (this advisor reads text); an empty file is empty (TOOLS-3…5)."""
+    (repo / "shot.png").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\x00" * 64)
+    (repo / "blob.bin").write_bytes(b"\x00\x01PNGDATA")
+    (repo / "empty.txt").write_text("")
+    image = _run(repo, _call("read", path="shot.png"))
+    assert not image.is_error and "reads text only" in image.text and "PNG" not in image.text.split("]")[-1]
+    assert "binary file" in _run(repo, _call("read", path="blob.bin")).text
+    assert _run(repo, _call("read", path="empty.txt")).text == ""

@@ -43,6 +43,17 @@ def test_escapes_are_refused(tree: tuple[Path, Path], given: str) -> None:
         Workspace(tree[0]).resolve(given)
 
 
+def test_a_symlink_loop_cannot_hide_an_escape(tree: tuple[Path, Path]) -> None:
+    """`loop/../up/x`: realpath stops at the loop and leaves `up` (a link out) unresolved; it is refused.
+
+    Found by the property below."""
+    root, outside = tree
+    (root / "loop").symlink_to(root / "loop")
+    (root / "up").symlink_to(outside)
+    with pytest.raises(ToolFailure, match="symlink loop"):
+        Workspace(root).resolve("loop/../up/secrets.txt")
+
+
 def test_absolute_path_elsewhere_is_refused(tree: tuple[Path, Path]) -> None:
     """An absolute path in another directory is refused (PATH-5)."""
     with pytest.raises(ToolFailure, match="outside"):

@@ -110,3 +110,13 @@ def test_cost_is_additive(parts: list[tuple[int, int, int]]) -> None:
     total = sum(usages, Usage())
     assert prices.cost(total) == pytest.approx(sum(prices.cost(u) for u in usages))
     assert total.total_tokens == sum(u.total_tokens for u in usages)
+
+
+def test_missing_api_key_names_the_variable() -> None:
+    """A provider's public endpoint without a key is a ConfigError naming the variable to set (ERR-3)."""
+    from advisor.models import AnthropicModel, OpenAIChatModel
+
+    with pytest.raises(ConfigError, match="set OPENAI_API_KEY"):
+        OpenAIChatModel(ModelConfig(provider="openai", model="gpt-x"), env={})
+    with pytest.raises(ConfigError, match="set MY_KEY"):
+        AnthropicModel(ModelConfig(provider="anthropic", model="claude-x", api_key_env="MY_KEY"), env={})
