@@ -5,46 +5,32 @@ The SDK is imported when the client is made, never on ``import advisor``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from advisor.errors import ConfigError
 from advisor.models._anthropic_wire import STOP_REASONS, content, messages_params, messages_usage
-from advisor.models._config import ModelConfig
 from advisor.models._failures import model_error
 from advisor.models._messages import ModelRequest, ModelResponse
+from advisor.models._sdk import SdkModel
 
 if TYPE_CHECKING:
+    import anthropic
     import httpx2
 
 DEFAULT_URL = "https://api.anthropic.com"
 
 
-class AnthropicModel:
+class AnthropicModel(SdkModel["anthropic.AsyncAnthropic"]):
     """A :class:`~advisor.models.ModelClient` speaking Anthropic Messages."""
 
     provider = "anthropic"
+    default_url = DEFAULT_URL
 
-    def __init__(self, config: ModelConfig, *, http_client: httpx2.AsyncClient | None = None,
-                 api_key: str | None = None, env: Mapping[str, str] | None = None) -> None:
-        """``http_client`` (an ``httpx2.AsyncClient``) is used as given and left open on
-        :meth:`aclose`; ``api_key`` overrides the environment."""
+    def _sdk_client(self, key: str, http_client: httpx2.AsyncClient | None) -> anthropic.AsyncAnthropic:
         import anthropic
 
-        self.config = config
-        self.url = config.base_url or DEFAULT_URL
-        key = api_key or config.api_key(env)
-        if key is None and config.base_url is None:
-            raise ConfigError(f"no API key for {config.label}: set {config.key_variable()}")
-        self._owns_http = http_client is None
-        self._client = anthropic.AsyncAnthropic(api_key=key or "unset", base_url=self.url, http_client=http_client,
-                                                max_retries=config.max_retries)
-        self._timeout = anthropic.Timeout(config.timeout, connect=config.connect_timeout)
-
-    @property
-    def model(self) -> str:
-        """The model id requests name."""
-        return self.config.model
+        self._timeout = anthropic.Timeout(self.config.timeout, connect=self.config.connect_timeout)
+        return anthropic.AsyncAnthropic(api_key=key, base_url=self.url, http_client=http_client,
+                                        max_retries=self.config.max_retries)
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         """Send ``request``; raise ``ModelUnavailable`` or ``ModelRefused`` when no answer comes."""
@@ -69,8 +55,3 @@ class AnthropicModel:
                              usage=messages_usage(message.usage), model=message.model or self.model,
                              stop_reason=STOP_REASONS.get(stop or "", "other"), provider_stop_reason=stop,
                              request_id=request_id)
-
-    async def aclose(self) -> None:
-        """Release the connection pool (an injected HTTP client is left to its owner)."""
-        if self._owns_http:
-            await self._client.close()

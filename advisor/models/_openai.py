@@ -6,46 +6,33 @@ URL. The SDK is imported when the client is made, never on ``import advisor``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from advisor.errors import ConfigError, ModelUnavailable
-from advisor.models._config import ModelConfig
+from advisor.errors import ModelUnavailable
 from advisor.models._failures import model_error
 from advisor.models._messages import ModelRequest, ModelResponse, ToolCall
 from advisor.models._openai_wire import STOP_REASONS, chat_params, chat_usage, reasoning_text, tool_call
+from advisor.models._sdk import SdkModel
 
 if TYPE_CHECKING:
     import httpx2
+    import openai
 
 DEFAULT_URL = "https://api.openai.com/v1"
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(SdkModel["openai.AsyncOpenAI"]):
     """A :class:`~advisor.models.ModelClient` speaking OpenAI chat completions."""
 
     provider = "openai"
+    default_url = DEFAULT_URL
 
-    def __init__(self, config: ModelConfig, *, http_client: httpx2.AsyncClient | None = None,
-                 api_key: str | None = None, env: Mapping[str, str] | None = None) -> None:
-        """``http_client`` (an ``httpx2.AsyncClient``) is used as given and left open on
-        :meth:`aclose`; ``api_key`` overrides the environment."""
+    def _sdk_client(self, key: str, http_client: httpx2.AsyncClient | None) -> openai.AsyncOpenAI:
         import openai
 
-        self.config = config
-        self.url = config.base_url or DEFAULT_URL
-        key = api_key or config.api_key(env)
-        if key is None and config.base_url is None:
-            raise ConfigError(f"no API key for {config.label}: set {config.key_variable()}")
-        self._owns_http = http_client is None
-        self._client = openai.AsyncOpenAI(api_key=key or "", base_url=self.url, http_client=http_client,
-                                          max_retries=config.max_retries)
-        self._timeout = openai.Timeout(config.timeout, connect=config.connect_timeout)
-
-    @property
-    def model(self) -> str:
-        """The model id requests name."""
-        return self.config.model
+        self._timeout = openai.Timeout(self.config.timeout, connect=self.config.connect_timeout)
+        return openai.AsyncOpenAI(api_key=key, base_url=self.url, http_client=http_client,
+                                  max_retries=self.config.max_retries)
 
     async def complete(self, request: ModelRequest) -> ModelResponse:
         """Send ``request``; raise ``ModelUnavailable`` or ``ModelRefused`` when no answer comes."""
@@ -103,8 +90,3 @@ class OpenAIChatModel:
         return ModelResponse(text="".join(text), reasoning="".join(thinking) or None, tool_calls=tools,
                              usage=chat_usage(usage), model=model, stop_reason=STOP_REASONS.get(finish or "", "other"),
                              provider_stop_reason=finish, request_id=stream.response.headers.get("x-request-id"))
-
-    async def aclose(self) -> None:
-        """Release the connection pool (an injected HTTP client is left to its owner)."""
-        if self._owns_http:
-            await self._client.close()
