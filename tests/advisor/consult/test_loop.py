@@ -51,8 +51,7 @@ async def test_a_tool_round_trip(model_server: ModelServer, workspace: Path) -> 
 
 async def test_declarations_never_change_and_exhaustion_is_in_band(model_server: ModelServer,
                                                                     workspace: Path) -> None:
-    """Past max_rounds, calls get the in-band refusal and an answer-now turn; the tools stay byte-identical
-    (LOOP-3, LOOP-4)."""
+    """Past max_rounds calls are refused in-band with an answer-now turn; the tools stay identical (LOOP-3, 4)."""
     call = ToolCall("read", {"path": "a.ts"})
     model_server.enqueue(Reply(tool_calls=[call]), Reply(tool_calls=[call]), Reply(text="final"))
     settings = ConsultSettings(max_rounds=1, retry_delay=0)
@@ -203,8 +202,7 @@ async def test_investigation_rounds_stay_out_of_the_advice(model_server: ModelSe
 
 
 async def test_cancelling_is_not_a_timeout(model_server: ModelServer) -> None:
-    """A caller's cancellation propagates as cancellation; it is never reported as the advisor timing out
-    (ERR-4, ERR-12)."""
+    """A caller's cancellation propagates; it is never reported as the advisor timing out (ERR-4, ERR-12)."""
     import asyncio
 
     model_server.enqueue(Hang())
@@ -214,3 +212,14 @@ async def test_cancelling_is_not_a_timeout(model_server: ModelServer) -> None:
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+async def test_the_envelope_is_json(model_server: ModelServer, workspace: Path) -> None:
+    """The result envelope serialises to JSON and back without loss (the transcript stays out of it)."""
+    from advisor.consult import Consultation
+
+    model_server.enqueue(Reply(tool_calls=[ToolCall("read", {"path": "a.ts"})]), Reply(text="Severity: blocker\nno"))
+    result = await run(model_server, workspace=workspace, prices=None)
+    text = result.model_dump_json()
+    assert "transcript" not in json.loads(text)
+    assert Consultation.model_validate_json(text) == result.model_copy(update={"transcript": None})

@@ -79,8 +79,7 @@ turn = st.fixed_dictionaries({
 @settings(max_examples=60, deadline=None)
 @given(st.lists(turn, min_size=1, max_size=8), st.integers(1000, 20000), st.integers(0, 3))
 def test_budget_accounting_is_conserved(turns: list[dict[str, Any]], limit: int, rounds: int) -> None:
-    """Whatever the advisor answers: total usage is the sum of the attempts, every attempt is one request the
-    model saw, and a request is sent only while the spend so far plus its estimate fits the limit."""
+    """Total usage is the sum of the attempts, and a request is sent only while spend plus its estimate fits."""
     model = ScriptedModel([*turns, *[{"text": "end"}] * 8])
     settings_ = ConsultSettings(max_rounds=rounds, retry_delay=0, budget=Budget(call_tokens=limit))
     the_prompt = prompt(settings_)

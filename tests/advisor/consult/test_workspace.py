@@ -44,9 +44,8 @@ def test_escapes_are_refused(tree: tuple[Path, Path], given: str) -> None:
 
 
 def test_a_symlink_loop_cannot_hide_an_escape(tree: tuple[Path, Path]) -> None:
-    """`loop/../up/x`: realpath stops at the loop and leaves `up` (a link out) unresolved; it is refused.
-
-    Found by the property below."""
+    """`loop/../up/x` is refused: realpath stops at the loop and would leave `up` (a link out) unresolved."""
+    # Found by test_resolution_never_escapes_or_reveals.
     root, outside = tree
     (root / "loop").symlink_to(root / "loop")
     (root / "up").symlink_to(outside)
@@ -64,10 +63,9 @@ def test_absolute_path_elsewhere_is_refused(tree: tuple[Path, Path]) -> None:
                                   "id_rsa.pub", "config/.env.example", "keys/prod.p12", "a.pfx", ".ENV",
                                   "Server.PEM", ".env/inside.txt"])
 def test_credential_shaped_paths_are_denied(tree: tuple[Path, Path], name: str) -> None:
-    """Default deny patterns refuse credential files at any depth and under such directories (DENY-1, 2, 4, 6, 7).
-
-    Matching ignores case: on macOS and Windows `.ENV` is the same file as `.env` (the reference
-    matches case-sensitively, DENY-8)."""
+    """Credential files are refused at any depth, under such directories, and whatever their case (DENY-1…8)."""
+    # Case is ignored on purpose: on macOS and Windows `.ENV` is the file `.env` (the reference's DENY-8
+    # matches case-sensitively and would let it through).
     with pytest.raises(ToolFailure, match="denied to the advisor by policy"):
         Workspace(tree[0]).resolve(name)
 
@@ -108,8 +106,7 @@ SEGMENTS = st.sampled_from(["..", ".", "a", "b", "link", "up", "loop", ".env", "
 @settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(SEGMENTS, min_size=1, max_size=6), st.booleans())
 def test_resolution_never_escapes_or_reveals(tree: tuple[Path, Path], parts: list[str], absolute: bool) -> None:
-    """Whatever path is given — `..`, symlinks out, up and in loops, absolute — resolve() returns a real path
-    inside the workspace that is not denied, or refuses."""
+    """Any path (`..`, links out, loops, absolute) resolves to a real allowed path inside, or is refused."""
     root, _ = tree
     real = root.resolve()
     if not (root / "a").exists():

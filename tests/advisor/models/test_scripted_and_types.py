@@ -91,9 +91,9 @@ def test_token_estimate_counts_text_and_schemas() -> None:
 
 
 def test_importing_advisor_models_stays_light() -> None:
-    """`import advisor.models` imports no SDK, HTTP client or web framework (they load when a client is made)."""
-    code = ("import sys, advisor, advisor.models; print(sorted(m for m in ('openai', 'anthropic', 'httpx2', 'httpx', "
-            "'starlette', 'uvicorn') if m in sys.modules))")
+    """`import advisor.models` and `advisor.consult` load no SDK, HTTP client or web framework."""
+    code = ("import sys, advisor, advisor.models, advisor.consult; print(sorted(m for m in ('openai', 'anthropic', "
+            "'httpx2', 'httpx', 'starlette', 'uvicorn') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert done.stdout.strip() == "[]", done.stderr
