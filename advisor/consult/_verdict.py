@@ -19,6 +19,7 @@ Severity = Literal["none", "nit", "concern", "blocker"]
 or missing something material; ``blocker`` continuing would ship broken or unverified work."""
 
 SEVERITIES: tuple[Severity, ...] = ("none", "nit", "concern", "blocker")
+_LEVELS: dict[str, Severity] = {level: level for level in SEVERITIES}
 
 _DECORATION = r"[\s*_`]*"
 _LINE = re.compile(rf"^{_DECORATION}severity{_DECORATION}:{_DECORATION}(none|nit|concern|blocker)(?![A-Za-z0-9])",
@@ -41,7 +42,4 @@ def parse_verdict(text: str) -> Verdict:
     match = _LINE.match(first)
     if match is None:
         return Verdict(severity=None, body=text.strip())
-    level = match.group(1).lower()
-    severity: Severity = "none" if level == "none" else "nit" if level == "nit" else \
-        "concern" if level == "concern" else "blocker"
-    return Verdict(severity=severity, body=rest.strip())
+    return Verdict(severity=_LEVELS[match.group(1).lower()], body=rest.strip())
