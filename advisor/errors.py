@@ -14,6 +14,11 @@
     │                                               raised before the request is sent
     ├── VerdictError(AdvisorError, ValueError)      an answer or verdict submission that breaks
     │                                               the verdict rules
+    ├── WorkspaceError(AdvisorError, ValueError)    the workspace given to the investigation tools
+    │                                               is not a directory
+    ├── ConsultationNotFound(AdvisorError, LookupError)
+    │                                               no consultation in the log has that id (or
+    │                                               the prefix names several)
     └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out
 
 Each class also subclasses its natural standard-library base, so callers that only know the
@@ -27,11 +32,13 @@ __all__ = [
     "AdvisorError",
     "BudgetExceeded",
     "ConfigError",
+    "ConsultationNotFound",
     "GatewayError",
     "ModelError",
     "ModelRefused",
     "ModelUnavailable",
     "VerdictError",
+    "WorkspaceError",
 ]
 
 
@@ -63,6 +70,14 @@ class BudgetExceeded(ModelError):
 
 class VerdictError(AdvisorError, ValueError):
     """An answer or a verdict submission breaks the verdict rules."""
+
+
+class WorkspaceError(AdvisorError, ValueError):
+    """The workspace the investigation tools are confined to is not a directory."""
+
+
+class ConsultationNotFound(AdvisorError, LookupError):
+    """No consultation in the log has the id asked for, or the prefix given names several."""
 
 
 class GatewayError(AdvisorError, RuntimeError):

@@ -1,4 +1,5 @@
-"""Suite-wide settings: Hypothesis profiles, and a guard that a run which tested nothing fails."""
+"""Suite-wide settings: Hypothesis profiles, the shared fixtures (the scripted model server), and
+a guard that a run which tested nothing fails."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+pytest_plugins = ("tests.support.fixtures",)
 
 # Hypothesis loads its own `ci` profile (derandomised, no deadline) when CI is set. Locally the
 # default profile is kept, without a deadline: timings on a shared machine are noise.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import re
 import subprocess
@@ -28,6 +29,16 @@ def test_all_is_exactly_the_public_surface(name: str) -> None:
     public = {item for item in vars(package) if not item.startswith("_")}
     submodules = {item for item in public if type(getattr(package, item)).__name__ == "module"}
     assert public - submodules - {"annotations"} == exported
+
+
+@pytest.mark.parametrize("name", ["advisor.consult", "advisor.models"])
+def test_subpackages_export_exactly_their_public_surface(name: str) -> None:
+    """The advisor's subpackages keep `__all__` honest too: every listed name exists, every public one is listed."""
+    package = importlib.import_module(name)
+    public = {item for item in vars(package) if not item.startswith("_")}
+    submodules = {item for item in public if type(getattr(package, item)).__name__ == "module"}
+    assert all(hasattr(package, item) for item in package.__all__)
+    assert public - submodules - {"annotations"} == set(package.__all__)
 
 
 def _imports(path: Path) -> list[str]:

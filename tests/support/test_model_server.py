@@ -349,3 +349,14 @@ async def test_async_clients_on_httpx2(model_server: ModelServer) -> None:
             claude.messages.stream(model="c", max_tokens=5, messages=[{"role": "user", "content": "x"}]) as stream:
         final = await stream.get_final_message()
     assert final.content[0].type == "text" and final.content[0].text == "async anthropic"
+
+
+def test_responses_tool_round_trip_is_accepted(model_server: ModelServer, oai: openai.OpenAI) -> None:
+    """A function_call followed by its function_call_output (as the Codex CLI sends them) is a valid request."""
+    model_server.enqueue(Reply(text="done"))
+    answer = oai.responses.create(model="m", store=False, input=[
+        {"role": "user", "content": [{"type": "input_text", "text": "run it"}]},
+        {"type": "function_call", "call_id": "call_1", "name": "shell", "arguments": '{"command":["ls"]}'},
+        {"type": "function_call_output", "call_id": "call_1", "output": "a.txt"}])
+    assert answer.output_text == "done"
+    assert model_server.requests[0].body["store"] is False

@@ -1,0 +1,130 @@
+"""The consultation log: one JSON line per consultation, transcript included, under
+``$WITNESS_HOME/log/consultations.jsonl``.
+
+Appends are whole lines written under an exclusive lock (``flock`` where the platform has
+it, an ``O_APPEND`` write in any case), so concurrent consultations never interleave; a line
+that cannot be read (a crash mid-write, a hand edit) is skipped and counted, never fatal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from advisor._home import witness_home
+from advisor._values import Frozen
+from advisor.consult._budget import Spend
+from advisor.consult._result import Consultation, StopReason
+from advisor.consult._verdict import Severity
+from advisor.errors import ConsultationNotFound
+from advisor.models import Usage
+
+LOG_NAME = "consultations.jsonl"
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: O_APPEND writes only
+    fcntl = None  # type: ignore[assignment]
+
+
+class ConsultationSummary(Frozen):
+    """One line of ``witness log``: what was asked, what the advisor did, what came of it."""
+
+    id: str
+    """The consultation's id."""
+    started_at: str
+    """When it started."""
+    session_id: str | None
+    """The executor session."""
+    advisor: str
+    """``provider:model``."""
+    stop_reason: StopReason
+    """How it ended."""
+    severity: Severity | None
+    """The verdict, if any."""
+    estimated_tokens: int
+    """The first request's size (characters / 4)."""
+    requests: int
+    """Requests sent."""
+    tool_calls: int
+    """Investigation calls made."""
+    usage: Usage
+    """Tokens billed in all."""
+    cost_usd: float | None
+    """Cost, when prices were configured."""
+
+
+class ConsultationLog:
+    """The log of consultations in one directory (default ``$WITNESS_HOME/log``)."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory or witness_home() / "log"
+        self.path = self.directory / LOG_NAME
+        self.skipped_lines: list[int] = []
+        """Line numbers the last read could not use."""
+
+    def append(self, consultation: Consultation) -> None:
+        """Add a consultation's record (one line, atomically with respect to other writers)."""
+        line = (json.dumps(consultation.record(), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            if fcntl is not None:
+                fcntl.flock(descriptor, fcntl.LOCK_EX)
+            view = memoryview(line)
+            while view:
+                view = view[os.write(descriptor, view):]
+        finally:
+            os.close(descriptor)
+
+    def _records(self) -> Iterator[Consultation]:
+        self.skipped_lines = []
+        try:
+            handle = self.path.open("rb")
+        except FileNotFoundError:
+            return
+        with handle:
+            for number, raw in enumerate(handle, start=1):
+                if not raw.strip():
+                    continue
+                try:
+                    yield Consultation.model_validate_json(raw)
+                except ValidationError:
+                    self.skipped_lines.append(number)
+
+    def consultations(self) -> list[Consultation]:
+        """Every consultation recorded, oldest first, with its transcript."""
+        return list(self._records())
+
+    def summaries(self, session_id: str | None = None) -> list[ConsultationSummary]:
+        """One summary per consultation (of one session, if given), oldest first."""
+        return [_summary(c) for c in self._records() if session_id is None or c.session_id == session_id]
+
+    def load(self, wanted: str) -> Consultation:
+        """The consultation with this id or unique id prefix, transcript included."""
+        found = [c for c in self._records() if c.id == wanted or c.id.startswith(wanted)]
+        exact = [c for c in found if c.id == wanted]
+        if exact or len(found) == 1:
+            return (exact or found)[0]
+        if not found:
+            raise ConsultationNotFound(f"no consultation {wanted!r} in {self.path}")
+        raise ConsultationNotFound(f"{wanted!r} names {len(found)} consultations in {self.path}; give more of the id")
+
+    def session_spend(self, session_id: str) -> Spend:
+        """What one session's recorded consultations spent together."""
+        spent = Spend()
+        for c in self._records():
+            if c.session_id == session_id:
+                spent = spent + Spend(tokens=c.usage.total_tokens, usd=c.cost_usd or 0.0)
+        return spent
+
+
+def _summary(c: Consultation) -> ConsultationSummary:
+    return ConsultationSummary(id=c.id, started_at=c.started_at, session_id=c.session_id, advisor=c.advisor,
+                               stop_reason=c.stop_reason, severity=c.severity, estimated_tokens=c.estimated_tokens,
+                               requests=len(c.attempts), tool_calls=sum(1 for r in c.rounds if r.ran),
+                               usage=c.usage, cost_usd=c.cost_usd)

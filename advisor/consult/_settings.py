@@ -1,0 +1,80 @@
+"""How a consultation runs: rounds, time, result caps, credential patterns and budgets.
+
+=======================  =========  ================================================================
+setting (``[consult]``)  default    meaning
+=======================  =========  ================================================================
+``max_rounds``           3          investigation tool calls the advisor may make (0: none declared)
+``timeout``              420        seconds for the whole consultation, investigation included
+``max_result_chars``     12000      cap on each investigation result (both ends kept, marked)
+``repo_tools``           true       ``false`` declares only ``advisor_expand`` (no workspace access)
+``deny_patterns``        see below  credential-shaped files no tool will touch; a list replaces
+                                    the defaults ``.env .env.* *.pem *.key id_rsa* *.p12 *.pfx``
+``retry_delay``          2          seconds before the one retry after a transient failure
+``[consult.budget]``                ``call_tokens`` (600000), ``session_tokens`` (5000000),
+                                    ``call_usd`` (3), ``session_usd`` (20); money limits apply
+                                    when the model's prices are configured; set one to ``-1`` to
+                                    lift it
+=======================  =========  ================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator
+
+from advisor._config_file import config_path, describe, read_section
+from advisor._values import Frozen
+from advisor.consult._workspace import DEFAULT_DENY
+from advisor.errors import ConfigError
+
+
+def _unlimited(value: Any) -> Any:
+    return None if isinstance(value, int | float) and not isinstance(value, bool) and value < 0 else value
+
+
+class Budget(Frozen):
+    """Spending limits, checked before every request a consultation sends."""
+
+    call_tokens: int | None = Field(default=600_000, gt=0)
+    """Tokens (input and output, all attempts) one consultation may use; ``None``: no limit."""
+    session_tokens: int | None = Field(default=5_000_000, gt=0)
+    """Tokens one session's consultations may use together; ``None``: no limit."""
+    call_usd: float | None = Field(default=3.0, ge=0)
+    """USD one consultation may cost (needs prices); ``None``: no limit."""
+    session_usd: float | None = Field(default=20.0, ge=0)
+    """USD one session's consultations may cost together (needs prices); ``None``: no limit."""
+
+    _lift = field_validator("*", mode="before")(_unlimited)
+
+
+class ConsultSettings(Frozen):
+    """The consultation loop's settings."""
+
+    max_rounds: int = Field(default=3, ge=0, le=50)
+    """Investigation tool calls allowed; past them the advisor is told to answer."""
+    timeout: float = Field(default=420.0, gt=0)
+    """Seconds for the whole consultation."""
+    max_result_chars: int = Field(default=12_000, ge=500)
+    """Cap on each investigation result."""
+    repo_tools: bool = True
+    """Whether the workspace tools (read, grep, find, ls, git_diff) are declared."""
+    deny_patterns: tuple[str, ...] = DEFAULT_DENY
+    """Credential-shaped files refused by every tool (a configured list replaces the defaults)."""
+    retry_delay: float = Field(default=2.0, ge=0)
+    """Seconds before retrying a transient failure."""
+    budget: Budget = Field(default_factory=Budget)
+    """Spending limits."""
+
+
+def load_consult_settings(flags: Mapping[str, Any] | None = None, *, path: Path | None = None) -> ConsultSettings:
+    """The settings: ``flags`` (``None`` values ignored) over the ``[consult]`` table of the config file."""
+    path = path or config_path()
+    settings = dict(read_section("consult", path))
+    settings.update({key: value for key, value in (flags or {}).items() if value is not None})
+    try:
+        return ConsultSettings.model_validate(settings)
+    except ValidationError as error:
+        raise ConfigError(describe(error, f"consultation settings (flags, [consult] in {path})")) from None

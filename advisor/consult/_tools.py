@@ -1,0 +1,169 @@
+"""The advisor's read-only investigation tools: their declarations and how a call is run.
+
+======================================  ==========================================================
+tool                                    answers
+======================================  ==========================================================
+``advisor_expand({ids})``               what HAPPENED: the verbatim text behind ledger cards
+``read({path, offset?, limit?})``       what IS: a file now, by lines
+``grep({pattern, path?, glob?})``       where a pattern occurs (Python regular expressions)
+``find({pattern, path?})``              which paths match a glob
+``ls({path?})``                         a directory's entries
+``git_diff({path?, patch?, staged?})``  the net uncommitted change (``--stat`` unless ``patch``)
+======================================  ==========================================================
+
+No tool writes, runs a command of the advisor's choosing, or leaves the workspace; no
+mutating tool is ever declared. Every result is redacted (when a redactor is given) and
+capped at ``max_result_chars`` with a marker saying how to see the rest. A failing call is an
+error *result* the advisor reads, never an exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from advisor._values import Frozen
+from advisor.consult._clip import clip_middle
+from advisor.consult._settings import ConsultSettings
+from advisor.consult._tool_expand import ExpandArgs, Expander, expand
+from advisor.consult._tool_git import GitDiffArgs, git_diff
+from advisor.consult._tool_ls import LsArgs, ls
+from advisor.consult._tool_read import ReadArgs, read
+from advisor.consult._tool_search import FindArgs, GrepArgs, find, grep
+from advisor.consult._workspace import ToolFailure, Workspace
+from advisor.models import ToolCall, ToolSpec
+
+_PATH = {"type": "string", "description": "A path in the workspace, relative to its root."}
+
+
+def _spec(name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()) -> ToolSpec:
+    return ToolSpec(name=name, description=description, parameters={
+        "type": "object", "properties": properties, "required": list(required), "additionalProperties": False})
+
+
+EXPAND = _spec("advisor_expand", "The verbatim text behind ledger cards: what happened in the session when a "
+               "card's one line is not enough.",
+               {"ids": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                        "description": "Card ids, with or without the leading #."}}, ("ids",))
+READ = _spec("read", "Read a text file of the workspace as it is now, by lines.",
+             {"path": _PATH, "offset": {"type": "integer", "minimum": 1, "description": "First line (1-based)."},
+              "limit": {"type": "integer", "minimum": 1, "description": "How many lines (default 2000)."}},
+             ("path",))
+GREP = _spec("grep", "Search file contents of the workspace for a regular expression (Python syntax); "
+             ".gitignored, binary and credential files are skipped.",
+             {"pattern": {"type": "string", "description": "The regular expression."},
+              "path": {**_PATH, "description": "A file or directory to search (default: the whole workspace)."},
+              "glob": {"type": "string", "description": "Only files matching this glob, e.g. *.py or src/**/*.ts."}},
+             ("pattern",))
+FIND = _spec("find", "Find files and directories of the workspace by glob pattern.",
+             {"pattern": {"type": "string", "description": "A glob: *.py matches names, src/**/test_*.py paths."},
+              "path": {**_PATH, "description": "The directory to search (default: the workspace root)."}},
+             ("pattern",))
+LS = _spec("ls", "List a directory of the workspace.",
+           {"path": {**_PATH, "description": "The directory (default: the workspace root)."}})
+GIT_DIFF = _spec("git_diff", "The workspace's uncommitted change: a --stat summary, or the patch with patch: true.",
+                 {"path": {**_PATH, "description": "Only changes under this path."},
+                  "patch": {"type": "boolean", "description": "The full patch instead of --stat."},
+                  "staged": {"type": "boolean", "description": "Changes in the index instead of the work tree."}})
+
+TOOL_NAMES = ("advisor_expand", "read", "grep", "find", "ls", "git_diff")
+_REPO_TOOLS = (READ, GREP, FIND, LS, GIT_DIFF)
+_ARGS: dict[str, type[BaseModel]] = {"advisor_expand": ExpandArgs, "read": ReadArgs, "grep": GrepArgs,
+                                     "find": FindArgs, "ls": LsArgs, "git_diff": GitDiffArgs}
+_MORE = {"advisor_expand": "expand fewer ids at a time", "read": "read with offset and limit for the rest",
+         "grep": "narrow the pattern, path or glob", "find": "narrow the pattern or path",
+         "ls": "list a subdirectory", "git_diff": "give git_diff a path to narrow it"}
+
+
+def investigation_tools(settings: ConsultSettings) -> tuple[ToolSpec, ...]:
+    """The declarations a consultation sends: none when ``max_rounds`` is 0, only
+    ``advisor_expand`` without repository tools, else all six, always in this order."""
+    if settings.max_rounds == 0:
+        return ()
+    return (EXPAND, *_REPO_TOOLS) if settings.repo_tools else (EXPAND,)
+
+
+class ToolOutcome(Frozen):
+    """The result of one investigation call."""
+
+    text: str
+    """What the advisor reads."""
+    is_error: bool = False
+    """Whether the call failed."""
+    argument: str = ""
+    """Its primary argument (path, pattern or ids), for the consultation's record."""
+
+
+def primary_argument(arguments: dict[str, Any]) -> str:
+    """The argument that says what a call looked at."""
+    for key in ("path", "pattern", "ids"):
+        value = arguments.get(key)
+        if isinstance(value, list):
+            return ", ".join(str(v) for v in value)
+        if isinstance(value, str | int) and str(value).strip():
+            return str(value)
+    return ""
+
+
+class Investigation:
+    """What the investigation tools may look at: a workspace and a session's ledger."""
+
+    def __init__(self, workspace: Path | str | None = None, *, expand: Expander | None = None,
+                 settings: ConsultSettings | None = None, redact: Callable[[str], str] | None = None) -> None:
+        """``workspace``: the directory the workspace tools are confined to (``None``: they refuse);
+        ``expand``: card id → verbatim redacted text, from the ledger; ``redact``: applied to every
+        result (the ledger's redactor, so tool results are as clean as the ledger)."""
+        self.settings = settings or ConsultSettings()
+        self.workspace = Workspace(workspace, self.settings.deny_patterns) if workspace is not None else None
+        self._expand = expand
+        self._redact = redact
+
+    def declarations(self) -> tuple[ToolSpec, ...]:
+        """The tools declared to the advisor."""
+        return investigation_tools(self.settings)
+
+    def run(self, call: ToolCall) -> ToolOutcome:
+        """Carry out one call; every failure is an error result."""
+        argument = primary_argument(call.arguments)
+        try:
+            text = self._dispatch(call)
+        except ToolFailure as failure:
+            return ToolOutcome(text=self._clean(str(failure)), is_error=True, argument=argument)
+        except OSError as error:
+            return ToolOutcome(text=f"{call.name} failed: {error.strerror or error}", is_error=True,
+                               argument=argument)
+        cap = self.settings.max_result_chars
+        return ToolOutcome(text=clip_middle(self._clean(text), cap, _MORE[call.name]), argument=argument)
+
+    def _clean(self, text: str) -> str:
+        return self._redact(text) if self._redact is not None else text
+
+    def _dispatch(self, call: ToolCall) -> str:
+        if call.name not in _ARGS:
+            raise ToolFailure(f"Unknown tool: {call.name}")
+        if call.invalid_arguments is not None:
+            raise ToolFailure(f"{call.name}: the arguments are not a JSON object: {call.invalid_arguments[:200]}")
+        try:
+            args = _ARGS[call.name].model_validate(call.arguments)
+        except ValidationError as error:
+            problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in error.errors())
+            raise ToolFailure(f"{call.name}: bad arguments: {problems}") from None
+        if isinstance(args, ExpandArgs):
+            return expand(self._expand, args, self.settings.max_result_chars)
+        if not self.settings.repo_tools:
+            raise ToolFailure("Repository tools are disabled for the advisor.")
+        if self.workspace is None:
+            raise ToolFailure(f"{call.name}: this consultation has no workspace to look at")
+        if isinstance(args, ReadArgs):
+            return read(self.workspace, args)
+        if isinstance(args, GrepArgs):
+            return grep(self.workspace, args)
+        if isinstance(args, FindArgs):
+            return find(self.workspace, args)
+        if isinstance(args, LsArgs):
+            return ls(self.workspace, args)
+        assert isinstance(args, GitDiffArgs)
+        return git_diff(self.workspace, args)

@@ -1,0 +1,27 @@
+"""The size of a request in tokens, estimated as characters / 4 (the budgets' unit before billing)."""
+
+from __future__ import annotations
+
+import json
+
+from advisor.models._messages import AssistantMessage, ModelRequest, ToolMessage, UserMessage
+
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(request: ModelRequest) -> int:
+    """Estimated prompt tokens of ``request``: its text and tool schemas, characters / 4, rounded up."""
+    chars = len(request.system)
+    for message in request.messages:
+        chars += _message_chars(message)
+    for tool in request.tools:
+        chars += len(tool.name) + len(tool.description) + len(json.dumps(tool.parameters, separators=(",", ":")))
+    return -(-chars // CHARS_PER_TOKEN)
+
+
+def _message_chars(message: UserMessage | AssistantMessage | ToolMessage) -> int:
+    chars = len(message.text)
+    if isinstance(message, AssistantMessage):
+        for call in message.tool_calls:
+            chars += len(call.name) + len(json.dumps(call.arguments, separators=(",", ":")))
+    return chars
