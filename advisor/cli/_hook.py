@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from advisor.hosts import HOSTS, answer_hook
 
-from . import _options
 from ._exits import ExitCode
 
 if TYPE_CHECKING:
@@ -30,6 +29,8 @@ def run_hook(host: str) -> int:
 def command() -> click.Command:
     """The click command (the fast path answers without it)."""
     import click
+
+    from . import _options
 
     @click.command("hook", context_settings=_options.context_settings())
     @click.argument("host", type=click.Choice(HOSTS))

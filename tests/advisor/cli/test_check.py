@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -228,12 +227,3 @@ def test_a_closed_pipe_is_not_an_error() -> None:
                                          "echo \" ${PIPESTATUS[0]}\""],
                           input=b"pytest\n" * 20000, capture_output=True, timeout=60)
     assert (done.stdout, done.stderr) == (b"$ 0\n", b"")
-
-
-def test_check_does_not_import_click() -> None:
-    """The common `witness check` path starts without click (start-up time: hooks run it per call)."""
-    code = ("import sys; from advisor.cli import main; main(['check', '--json', '--', 'pytest']); "
-            "sys.stdout.flush(); sys.exit(2 if 'click' in sys.modules else 0)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    assert done.returncode == 0, done.stderr
