@@ -76,7 +76,7 @@ def replace(value: Any, path: tuple[Any, ...], new: Any) -> None:
 @st.composite
 def mutated(draw: st.DrawFn, host: str) -> dict[str, Any]:
     """A real entry of ``host`` with one to three of its values replaced by JSON of another shape."""
-    entry = copy.deepcopy(draw(st.sampled_from(ENTRIES[host])))
+    entry: dict[str, Any] = copy.deepcopy(draw(st.sampled_from(ENTRIES[host])))
     for _ in range(draw(st.integers(1, 3))):
         where = list(paths(entry))
         if not where:
