@@ -8,6 +8,7 @@ each task afresh, but a check that failed and was never re-verified stays unveri
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from ._config import TrackerConfig
@@ -21,13 +22,15 @@ _EXAMPLES = 20
 
 def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit:
     """Replay the transcript at ``path`` and report its obligations. Never raises for bad input:
-    a file that is not a transcript, or cannot be read, comes back with ``error`` set."""
+    a file that is not a transcript, or cannot be read, comes back with ``error`` set.
+
+    The report holds obligations only, so the replay keeps no escalation score."""
     from .sources import open_transcript
 
     events = 0
     try:
         transcript = open_transcript(path)
-        tracker = Tracker(config)
+        tracker = Tracker(replace(config or TrackerConfig(), escalation=None))
         for event in transcript.events():
             tracker.handle(event)
             events += 1

@@ -84,8 +84,10 @@ class TrackerConfig:
     ignored_tools: frozenset[str] = DEFAULT_INTERNAL_TOOLS | DEFAULT_DELEGATION_TOOLS
     """Tools that are neither evidence nor mutation: the advisor's own channel, and delegation
     (the delegate's own calls are counted where they happen)."""
-    escalation: EscalationConfig = field(default_factory=EscalationConfig)
-    """The escalation score's weights and gates."""
+    escalation: EscalationConfig | None = field(default_factory=EscalationConfig)
+    """The escalation score's weights and gates; ``None`` keeps no score (for a reader of
+    obligations only, such as an audit or a Stop hook: fingerprinting failures is most of the
+    cost of replaying a session stuck on them)."""
     claim_evidence: int = 64
     """Validation calls remembered per task for claims to bind to."""
     history: int = 32

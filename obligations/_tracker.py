@@ -18,7 +18,7 @@ import shellparse
 
 from ._answers import AgentInfo, ClaimResult, ReviewTicket, Task
 from ._calls import Call, interpret
-from ._config import REMINDER_BUDGET, TrackerConfig
+from ._config import REMINDER_BUDGET, EscalationConfig, TrackerConfig
 from ._escalation import Decision, Escalation
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
@@ -196,7 +196,8 @@ class Tracker:
             if refuted is not None:
                 outcome = "validation-failure"
         failed = outcome in ("validation-failure", "unknown-failure")
-        self._score(agent, pending, event, outcome, failed)
+        if self.config.escalation is not None:
+            self._score(agent, pending, event, outcome, failed, self.config.escalation)
         if agent.id != root.id or validation is None or outcome in EXCLUDED:
             return
         self._remember(root, pending, validation)
@@ -205,9 +206,10 @@ class Tracker:
         elif outcome == "success":
             self._passed(root, pending, validation, event)
 
-    def _score(self, agent: Agent, pending: Pending, event: ToolCompleted, outcome: Outcome, failed: bool) -> None:
+    def _score(self, agent: Agent, pending: Pending, event: ToolCompleted, outcome: Outcome, failed: bool,
+               config: EscalationConfig) -> None:
         """The completion's evidence and signals for the agent's escalation score."""
-        call, tick, config = pending.call, self._state.tick, self.config.escalation
+        call, tick = pending.call, self._state.tick
         # Only failures are fingerprinted: normalising every output is the costliest step of a replay.
         failure_print = fingerprint(call.tool, event.error_message or event.output or f"exit {event.exit_code}") \
             if failed else None
@@ -489,6 +491,8 @@ class Tracker:
     def should_escalate(self, agent_id: str = "root") -> Decision:
         """Whether the agent's score calls for an automatic consultation now."""
         agent = self._agent(agent_id)
+        if self.config.escalation is None:
+            return Decision(False, 0, 0, None, "escalation scoring is off (TrackerConfig.escalation is None)")
         return agent.escalation.decide(self.config.escalation, self._scope(agent.root).structural)
 
     def begin_review(self, agent_id: str = "root") -> ReviewTicket:

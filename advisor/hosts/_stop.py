@@ -54,7 +54,8 @@ def answer_stop(host: str, raw: dict[str, Any], err: TextIO) -> StopAnswer | Non
 def replay(payload: StopInput, transcript: str, err: TextIO) -> Tracker | None:
     """A tracker that has replayed the stopping agent's session (``None`` when it cannot be read
     to its end, with the reason on ``err``)."""
-    tracker = Tracker(TrackerConfig(policy=_settings.policy()))
+    # Only obligations are asked for: no escalation score is kept (see TrackerConfig.escalation).
+    tracker = Tracker(TrackerConfig(policy=_settings.policy(), escalation=None))
     try:
         source = open_transcript(transcript)
         events = source.events()

@@ -27,6 +27,7 @@ from obligations import (
     ToolCompleted,
     ToolDispatched,
     Tracker,
+    TrackerConfig,
     UserMessage,
     classify,
 )
@@ -176,3 +177,17 @@ def test_a_turn_is_an_assistant_message() -> None:
     before = tracker.open_items()
     tracker.handle(AssistantMessage(text="All tests pass."))
     assert tracker.open_items() == before
+
+
+def test_without_a_score_the_obligations_are_the_same() -> None:
+    """`TrackerConfig(escalation=None)` keeps no escalation score and changes no item (what an audit
+    and a Stop hook replay with)."""
+    scored, unscored = Tracker(), Tracker(TrackerConfig(escalation=None))
+    for tracker in (scored, unscored):
+        for number in range(3):
+            run(tracker, f"f{number}", "npm test", 1)
+        run(tracker, "p", "npm test 2>&1 | tail -3; echo done", 0)
+    assert unscored.all_items() == scored.all_items()
+    assert scored.should_escalate().escalate
+    decision = unscored.should_escalate()
+    assert not decision.escalate and decision.reason == "escalation scoring is off (TrackerConfig.escalation is None)"
