@@ -79,16 +79,16 @@ def importtime(env: dict[str, str], argv: list[str], stdin: bytes | None, top: i
     """The modules with the largest cumulative import time in one process (nested ones indented)."""
     done = subprocess.run([sys.executable, "-X", "importtime", "-c",
                            "import sys; from advisor.cli import main; sys.exit(main(sys.argv[1:]))", *argv[1:]],
-                          input=stdin, env=env, capture_output=True, text=True, check=False)
+                          input=stdin, env=env, capture_output=True, check=False)
     rows = []
-    for line in done.stderr.splitlines():
+    for line in done.stderr.decode(errors="replace").splitlines():
         if not line.startswith("import time:") or "cumulative" in line:
             continue
-        _, cumulative, name = line.removeprefix("import time:").split("|", 2)
-        rows.append((int(cumulative), name.rstrip()))
+        _, total, module = line.removeprefix("import time:").split("|", 2)
+        rows.append((int(total), module.rstrip()))
     print(f"  largest imports of `witness {' '.join(argv[1:3])}` (cumulative µs):")
-    for cumulative, name in sorted(rows, reverse=True)[:top]:
-        print(f"    {cumulative:>8}  {name}")
+    for microseconds, module in sorted(rows, reverse=True)[:top]:
+        print(f"    {microseconds:>8}  {module}")
 
 
 def main() -> None:

@@ -12,7 +12,9 @@ from shellparse import CheckKind
 from . import _wording
 from ._vocabulary import Change, DispositionKind, ItemKind, ItemState, ResolutionKind
 
-_FROZEN = ConfigDict(extra="ignore", use_attribute_docstrings=True, frozen=True)
+_FROZEN = ConfigDict(extra="ignore", frozen=True)
+# The field docstrings are documentation only: pydantic's use_attribute_docstrings would read
+# every class's source when the module is imported, and a Stop hook imports this module.
 
 
 class Transition(BaseModel):
@@ -97,7 +99,7 @@ class Item(BaseModel):
     """An obligation. Changed only by the tracker, which hands out copies; :meth:`to_dict` is its
     public, JSON form (what a snapshot stores)."""
 
-    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="ignore")
 
     id: str
     """A short, stable id (``R`` and six hex digits)."""

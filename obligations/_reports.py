@@ -16,7 +16,9 @@ from shellparse import CheckKind
 from ._items import Attempt, Correction, Disposition, Item
 from ._vocabulary import ItemKind, ItemState, TranscriptFormat
 
-_FROZEN = ConfigDict(extra="ignore", use_attribute_docstrings=True, frozen=True)
+_FROZEN = ConfigDict(extra="ignore", frozen=True)
+# The field docstrings are documentation only: pydantic's use_attribute_docstrings would read
+# every class's source when the module is imported, and a Stop hook imports this module.
 
 
 class EndedTask(BaseModel):

@@ -9,8 +9,8 @@ each matches a summary line with a non-zero failure count, or a runner's own fai
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 _N = r"[1-9]\d*"  # a failure count that is not zero
 
@@ -66,7 +66,7 @@ FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
 
 # Every marker above contains one of these (case-insensitively); checked first, because most
 # outputs are of passing runs and have none of them.
-_CUES = re.compile(r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing", re.IGNORECASE)
+CUES = r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing"
 _CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn")
 """The cues in lower case, for ASCII text (``[1-9]\\d* failing`` holds ``fail``; ``✖`` is not ASCII)."""
 
@@ -83,16 +83,14 @@ below that (Claude Code at 30,000 characters)."""
 _META = frozenset(".^$*+?{}[]()|\\")
 
 
-@dataclass(frozen=True, slots=True)
-class _Floating:
+class _Floating(NamedTuple):
     """A marker that may match anywhere in a line, and a literal every match of it contains."""
 
     pattern: re.Pattern[str]
     literal: str
 
 
-@dataclass(frozen=True, slots=True)
-class _Markers:
+class _Markers(NamedTuple):
     """One family's markers, arranged for speed; :meth:`first` finds exactly what one alternation
     of them all (``re.MULTILINE``) would find first."""
 
@@ -167,11 +165,17 @@ def _markers(family: str) -> _Markers | None:
     return _Markers(line_starts, floating)
 
 
+@cache
+def _cues() -> re.Pattern[str]:
+    # Compiled when first needed (text outside ASCII): every `witness check` process imports this module.
+    return re.compile(CUES, re.IGNORECASE)
+
+
 def _cued(text: str) -> bool:
     if text.isascii():
         lower = text.lower()
         return any(word in lower for word in _CUE_WORDS)
-    return _CUES.search(text) is not None
+    return _cues().search(text) is not None
 
 
 def _regions(output: str) -> tuple[tuple[int, int], ...]:

@@ -212,12 +212,12 @@ def test_witness_check_imports_only_what_check_needs(tmp_path: Path) -> None:
 
 def test_witness_hook_answers_tool_events_with_almost_nothing_loaded(tmp_path: Path) -> None:
     """A `witness hook` process answering PostToolUse loads neither the analyser nor the tracker,
-    click, pydantic, SDKs or servers, nor anything of `check` or `audit`."""
+    click, pydantic, SDKs or servers, nor anything of `check` or `audit` — not even `typing`."""
     payload = json.dumps({"hook_event_name": "PostToolUse", "tool_name": "Bash",
                           "tool_input": {"command": "npm test"}}).encode()
     modules = modules_loaded(tmp_path, ["hook", "claude-code"], payload)
     assert "advisor.hosts._hook" in modules
-    others = ("click", "pydantic", "shellparse", "obligations", "advisor.hosts._stop", "advisor.cli._check",
+    others = ("click", "pydantic", "shellparse", "obligations", "typing", "advisor.hosts._stop", "advisor.cli._check",
               "advisor.cli._fast", "advisor.cli._verdict", "advisor.cli._audit", "advisor.cli._group")
     assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
 

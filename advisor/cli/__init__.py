@@ -8,12 +8,13 @@ Importing this package does not import click: ``cli`` is built when first asked 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ._exits import ExitCode
 from ._main import main
 
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: `typing` is not loaded on the hook path
 if TYPE_CHECKING:
+    from typing import Any
+
     from ._group import cli
 
 __all__ = ["ExitCode", "cli", "main"]

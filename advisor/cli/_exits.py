@@ -16,7 +16,10 @@ from __future__ import annotations
 import os
 import sys
 from enum import IntEnum
-from typing import TextIO
+
+TYPE_CHECKING = False  # `typing` itself is not loaded on this path: a hook answers a tool call in it
+if TYPE_CHECKING:
+    from typing import TextIO
 
 
 class ExitCode(IntEnum):

@@ -8,7 +8,6 @@ read the option names and choices in ``_options``, and a test keeps them in agre
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import cast
 
 from shellparse import Policy, Shell
@@ -17,22 +16,34 @@ from . import _options
 from ._options import OutputFormat
 
 
-@dataclass(slots=True)
 class CheckOptions:
-    """What ``witness check`` was asked to do."""
+    """What ``witness check`` was asked to do. (A plain class: ``dataclasses`` costs this start-up path
+    more than the rest of its own code.)"""
 
-    shell: Shell = "bash"
-    """The command's dialect."""
-    policy: Policy = "seed"
-    """The pipe policy."""
-    output: OutputFormat | None = None
-    """``text`` or ``json`` (``None``: text for one command, json for ``--batch``)."""
-    explain: bool = False
-    """Show every reason, the check's identity and the effect."""
-    batch: str | None = None
-    """A file (``-``: standard input) of commands, one per line."""
-    words: list[str] = field(default_factory=list)
-    """The command's words, joined with spaces."""
+    __slots__ = ("batch", "explain", "output", "policy", "shell", "words")
+
+    def __init__(self, shell: Shell = "bash", policy: Policy = "seed", output: OutputFormat | None = None,
+                 explain: bool = False, batch: str | None = None, words: list[str] | None = None) -> None:
+        self.shell: Shell = shell
+        """The command's dialect."""
+        self.policy: Policy = policy
+        """The pipe policy."""
+        self.output: OutputFormat | None = output
+        """``text`` or ``json`` (``None``: text for one command, json for ``--batch``)."""
+        self.explain = explain
+        """Show every reason, the check's identity and the effect."""
+        self.batch = batch
+        """A file (``-``: standard input) of commands, one per line."""
+        self.words: list[str] = words if words is not None else []
+        """The command's words, joined with spaces."""
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
+        return f"CheckOptions({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CheckOptions) and all(getattr(self, name) == getattr(other, name)
+                                                       for name in self.__slots__)
 
 
 def parse_check(args: list[str]) -> CheckOptions | None:

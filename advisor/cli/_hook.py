@@ -8,12 +8,12 @@ means "block".
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
 
 from advisor.hosts import HOSTS, answer_hook
 
 from ._exits import ExitCode
 
+TYPE_CHECKING = False  # `typing` is not loaded on the hook path
 if TYPE_CHECKING:
     import click
 

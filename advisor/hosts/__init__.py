@@ -15,15 +15,17 @@ tracker load only when a Stop call needs them (a host starts a hook for every to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from ._hook import HOSTS, STOP_EVENTS, answer_hook
 
-from ._hook import HOSTS, STOP_EVENTS, Host, answer_hook
-
+TYPE_CHECKING = False  # `typing` is not loaded on the hook path: a host starts the hook per tool call
 if TYPE_CHECKING:
+    from typing import Any
+
     from ._answers import StopAnswer, StopBlock, StopRelease
     from ._blocks import BlockCounter, state_dir
     from ._payloads import HookInput, StopInput
     from ._stop import answer_stop
+    from ._vocabulary import Host
 
 __all__ = [
     "HOSTS",
@@ -53,6 +55,8 @@ def __getattr__(name: str) -> Any:
         from . import _payloads as module
     elif name == "answer_stop":
         from . import _stop as module
+    elif name == "Host":
+        from . import _vocabulary as module
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(module, name)

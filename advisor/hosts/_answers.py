@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict
 class StopBlock(BaseModel):
     """Hold the agent: it keeps working, with ``reason`` as its instruction."""
 
-    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     decision: Literal["block"] = "block"
     """Always ``block``."""
@@ -31,7 +31,7 @@ class StopBlock(BaseModel):
 class StopRelease(BaseModel):
     """Let the agent stop, with a message for the user."""
 
-    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(frozen=True)
 
     systemMessage: str  # noqa: N815 (the hosts' field name)
     """Shown to the user: what is still unverified."""

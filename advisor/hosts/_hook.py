@@ -9,11 +9,15 @@ here decides an exit status: every failure allows, with a message on standard er
 from __future__ import annotations
 
 import json
-from typing import Literal, TextIO, get_args
 
-Host = Literal["claude-code", "codex"]
-"""The hosts whose hook protocol is spoken."""
-HOSTS: tuple[Host, ...] = get_args(Host)
+TYPE_CHECKING = False  # `typing` is not loaded here: a host starts the hook for every tool call
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    from ._vocabulary import Host
+
+HOSTS: tuple[Host, ...] = ("claude-code", "codex")
+"""The hosts whose hook protocol is spoken (every value of ``Host``)."""
 STOP_EVENTS = ("Stop", "SubagentStop")
 """The events that are answered."""
 

@@ -35,7 +35,7 @@ Flag = Annotated[bool, BeforeValidator(bool)]
 class HookInput(BaseModel):
     """The fields every hook call carries."""
 
-    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     hook_event_name: Text = None
     """``Stop``, ``SubagentStop``, ``PostToolUse`` …"""

@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shellparse import failure_evidence
-from shellparse._markers import _CUES, FAMILY_MARKERS, MARKERS, SCAN_HEAD, SCAN_TAIL
+from shellparse._markers import CUES, FAMILY_MARKERS, MARKERS, SCAN_HEAD, SCAN_TAIL
 from tests.shellparse.test_markers import FAILING, PASSING
 
 REAL = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "fixtures" / "failing_outputs"
@@ -33,7 +33,7 @@ def _alternation(family: str) -> re.Pattern[str] | None:
 def whole_output_evidence(family: str, output: str) -> str | None:
     """The reference: every marker of the family as one alternation, over the whole output."""
     pattern = _alternation(family)
-    if pattern is None or not output or _CUES.search(output) is None:
+    if pattern is None or not output or re.search(CUES, output, re.IGNORECASE) is None:
         return None
     match = pattern.search(output)
     if match is None:

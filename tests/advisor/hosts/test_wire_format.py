@@ -6,13 +6,13 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from advisor.hosts import HOSTS, STOP_EVENTS, StopBlock, StopInput, StopRelease, answer_hook
+from advisor.hosts import HOSTS, STOP_EVENTS, Host, StopBlock, StopInput, StopRelease, answer_hook
 from obligations import Tracker, block_reason, release_message
 from obligations.sources import open_transcript
 from tests.advisor.sessions import EXAMPLE
@@ -23,8 +23,8 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_
 
 
 def test_the_hosts_and_the_events_answered() -> None:
-    """Claude Code and Codex; Stop and SubagentStop."""
-    assert HOSTS == ("claude-code", "codex")
+    """Claude Code and Codex (every value of the `Host` type); Stop and SubagentStop."""
+    assert HOSTS == ("claude-code", "codex") == get_args(Host)
     assert STOP_EVENTS == ("Stop", "SubagentStop")
 
 
