@@ -30,6 +30,7 @@ The public API is this module's ``__all__``.
 """
 
 from ..errors import NotATranscript
+from ._catalogues import host_tools
 from ._detect import FORMATS, detect_format
 from ._report import TranscriptReport
 from ._transcript import Transcript, open_transcript
@@ -40,5 +41,6 @@ __all__ = [
     "Transcript",
     "TranscriptReport",
     "detect_format",
+    "host_tools",
     "open_transcript",
 ]
