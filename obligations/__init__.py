@@ -37,6 +37,7 @@ from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage, Claim
 from ._events._base import BaseEvent
 from ._events._compaction import Compaction, SummaryKind
+from ._events._host_message import HostMessage
 from ._events._tool_catalogue import ToolCatalogue, ToolInfo
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
@@ -53,6 +54,7 @@ from ._vocabulary import (
     AGENT_ROLES,
     CHANGES,
     DISPOSITION_KINDS,
+    HOST_MESSAGE_KINDS,
     ITEM_KINDS,
     ITEM_STATES,
     OUTCOMES,
@@ -62,6 +64,7 @@ from ._vocabulary import (
     Change,
     DispositionKind,
     ErrorCode,
+    HostMessageKind,
     ItemKind,
     ItemState,
     NoticeKind,
@@ -93,6 +96,7 @@ __all__ = [
     "DEFAULT_SHELL_TOOLS",
     "DISPOSITION_KINDS",
     "ERROR_CODES",
+    "HOST_MESSAGE_KINDS",
     "ITEM_KINDS",
     "ITEM_STATES",
     "NO_RECORD",
@@ -121,6 +125,8 @@ __all__ = [
     "ErrorCode",
     "EscalationConfig",
     "Event",
+    "HostMessage",
+    "HostMessageKind",
     "Item",
     "ItemKind",
     "ItemReport",
