@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._flat import NestingTooDeepError, Unit, attach, regroup, separate
+from ._flat import Attach, NegationToken, Pipe, Token, Unit, attach, operator, regroup, separate
 from ._grammars import bash_parser
-from ._model import Command, Opaque, Redirect, Script, Span, Word
-from ._offsets import OffsetMap, decode
-from ._quoting import bash_value
+from ._model import Command, Opaque, Redirect, Script, Span, Word, compound_command, simple_command
+from ._offsets import IDENTITY, OffsetMap, decode
+from ._quoting import BASH_SPECIAL, bash_value
+from ._vocabulary import CommandKind, OpaqueKind, Operator
+from .errors import NestingTooDeep
 
 MAX_DEPTH = 64
 
@@ -27,24 +29,33 @@ _STATEMENTS = frozenset({
 })
 _CONTAINERS = frozenset({"do_group", "elif_clause", "else_clause", "case_item", "ERROR"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
-_OPERATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n"})
-_SUBSTITUTIONS = {"command_substitution": "substitution", "process_substitution": "process-substitution"}
-_COMPOUND_KINDS = {
-    "subshell": "subshell", "if_statement": "if", "case_statement": "case",
+_OPERATORS: dict[str, Operator | Pipe] = {
+    ";": ";", "&": "&", "&&": "&&", "||": "||", "|": "|", "|&": "|&", "\n": "\n",
+    ";;": ";", ";&": ";", ";;&": ";",  # `case` item terminators end a statement
+}
+_SUBSTITUTIONS: dict[str, OpaqueKind] = {
+    "command_substitution": "substitution", "process_substitution": "process-substitution",
+}
+_COMPOUND_KINDS: dict[str, CommandKind] = {
+    "subshell": "subshell", "if_statement": "if", "case_statement": "case", "while_statement": "while",
     "for_statement": "for", "c_style_for_statement": "for", "function_definition": "function",
 }
+_new = tuple.__new__
 
 
-def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0) -> Script:
-    """Parse ``text`` as bash into the neutral model (spans mapped through ``offsets``)."""
-    data = text.encode("utf-8", "surrogatepass")
+def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0, data: bytes | None = None) -> Script:
+    """Parse ``text`` (UTF-8 ``data``, when the caller has it) as bash into the neutral model,
+    spans mapped through ``offsets``."""
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    ascii_text = len(data) == len(text)
     if offsets is None:
-        offsets = OffsetMap(text, data)
-    tree = bash_parser().parse(data if len(data) == len(text) else _ascii_stand_in(text))
-    converter = _Converter(data, offsets, depth)
+        offsets = IDENTITY if ascii_text else OffsetMap(text, data)
+    tree = bash_parser().parse(data if ascii_text else _ascii_stand_in(text))
+    converter = _Converter(data, offsets, depth, ascii_text)
     try:
         return converter.program(tree.root_node)
-    except (NestingTooDeepError, RecursionError):
+    except RecursionError:  # NestingTooDeep included
         return Script((), f"constructs nest deeper than {MAX_DEPTH} levels", Span(offsets(0), offsets(len(data))))
 
 
@@ -64,38 +75,43 @@ def _ascii_stand_in(text: str) -> bytes:
 
 
 class _Converter:
-    __slots__ = ("carriage_returns", "data", "depth", "offsets")
+    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "offsets")
 
-    def __init__(self, data: bytes, offsets: OffsetMap, depth: int):
+    def __init__(self, data: bytes, offsets: OffsetMap, depth: int, ascii_text: bool):
         self.data = data
         self.offsets = offsets
         self.depth = depth
+        self.ascii = ascii_text
+        """No character outside ASCII: no node boundary can fall inside a character."""
+        self.identity = offsets.identity
         self.carriage_returns = b"\r" in data
 
     # -- helpers ---------------------------------------------------------------------------
 
     def span(self, node: Any) -> Span:
-        if self.offsets.identity:
-            return Span(node.start_byte, node.end_byte)
+        if self.identity:
+            return _new(Span, (node.start_byte, node.end_byte))
         return self.offsets.span(node.start_byte, node.end_byte)
 
     def text(self, node: Any) -> str:
+        if self.ascii:
+            return self.data[node.start_byte : node.end_byte].decode()
         return decode(self.data, node.start_byte, node.end_byte)
 
     def word(self, node: Any, opaque: list[Opaque]) -> Word:
-        # The hottest function of the analysis: node properties are read once each.
+        # The hottest function of the analysis: node properties are read once each, and the
+        # tuples are built without their generated constructors.
         start, end = node.start_byte, node.end_byte
-        # ASCII text cannot have a boundary inside a character: skip the widening there.
-        text = self.data[start:end].decode() if self.offsets.identity else decode(self.data, start, end)
+        text = self.data[start:end].decode() if self.ascii else decode(self.data, start, end)
         if node.child_count and ("$(" in text or "`" in text or "<(" in text or ">(" in text):
             self.collect(node, opaque)
-        value = bash_value(text)
+        value = text if BASH_SPECIAL.search(text) is None else bash_value(text)
         if self.carriage_returns and value is not None and self.data[end : end + 1] == b"\r":
             # bash does not treat a carriage return as blank: `npm test\r` runs the script "test\r"
             # (a command line with Windows line endings). tree-sitter does.
             value += "\r"
-        offsets = self.offsets
-        return Word(text, value, Span(start, end) if offsets.identity else offsets.span(start, end))
+        span = _new(Span, (start, end)) if self.identity else self.offsets.span(start, end)
+        return _new(Word, (text, value, span))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
         """Add every substitution inside ``node`` to ``opaque``, with its body parsed."""
@@ -110,7 +126,7 @@ class _Converter:
 
     def nested(self, nodes: list[Any]) -> Script:
         if self.depth >= MAX_DEPTH:
-            raise NestingTooDeepError
+            raise NestingTooDeep
         self.depth += 1
         try:
             return self.script(nodes)
@@ -141,19 +157,19 @@ class _Converter:
         return "syntax error", self.span(root)
 
     def script(self, nodes: list[Any]) -> Script:
-        items: list[Any] = []
+        items: list[Token] = []
         error: list[tuple[str, Span]] = []
         self.flatten(nodes, items, error)
-        return regroup(items, error)
+        return regroup(items, error[0] if error else None)
 
-    def flatten(self, nodes: list[Any], items: list[Any], error: list[tuple[str, Span]]) -> None:
+    def flatten(self, nodes: list[Any], items: list[Token], error: list[tuple[str, Span]]) -> None:
         # An explicit stack: `a && b && … ` nests one level per operator, far deeper than
         # Python's recursion limit allows for long chains.
         stack: list[Any] = list(reversed(nodes))
         while stack:
             node = stack.pop()
-            if isinstance(node, tuple):  # ("attach", redirects, opaque, end) marker
-                attach(items, node[1], node[2], node[3], node[4])
+            if isinstance(node, Attach):
+                attach(items, node)
                 continue
             kind = node.type
             if kind in ("command", "variable_assignment", "variable_assignments"):
@@ -166,15 +182,14 @@ class _Converter:
                 stack.extend(reversed(node.children))
             elif kind == "negated_command":
                 separate(items, self.offsets(node.start_byte))
-                items.append(("!", self.span(node.children[0])))
+                items.append(NegationToken(self.span(node.children[0])))
                 stack.extend(reversed(node.children[1:]))
             elif kind == "redirected_statement":
                 self.redirected(node, items, stack)
             elif kind in _OPERATORS and not node.is_named:
-                op = ";" if kind in (";;", ";&", ";;&") else kind
                 if kind == ";;" and self.depth == 0 and not error:
                     error.append(("syntax error near ';;'", self.span(node)))
-                items.append(("o", op, self.span(node)))
+                items.append(operator(_OPERATORS[kind], self.span(node)))
             elif kind in _CONTAINERS:
                 stack.extend(reversed(node.children))
             elif kind in _STATEMENTS:
@@ -187,13 +202,13 @@ class _Converter:
                 opaque: list[Opaque] = []
                 self.collect(node, opaque)
                 if opaque:
-                    self.emit(items, Command("simple", (), (), (), tuple(opaque), None, self.span(node)))
+                    self.emit(items, simple_command((), self.span(node), opaque=tuple(opaque)))
 
-    def emit(self, items: list[Any], command: Command) -> None:
+    def emit(self, items: list[Token], command: Command) -> None:
         separate(items, command.span.start)
         items.append(Unit(command))
 
-    def redirected(self, node: Any, items: list[Any], stack: list[Any]) -> None:
+    def redirected(self, node: Any, items: list[Token], stack: list[Any]) -> None:
         body = None
         redirects: list[Redirect] = []
         opaque: list[Opaque] = []
@@ -206,11 +221,11 @@ class _Converter:
                 body = child
         end = redirects[-1].span.end if redirects else self.span(node).end
         if body is None:  # a bare `> file`: a command of its own that truncates the file
-            self.emit(items, Command("simple", tuple(extra_words), (), tuple(redirects), tuple(opaque),
-                                     None, Span(self.offsets(node.start_byte), end)))
+            self.emit(items, simple_command(tuple(extra_words), Span(self.offsets(node.start_byte), end),
+                                            redirects=tuple(redirects), opaque=tuple(opaque)))
         else:
             stack.extend(reversed(continuation))
-            stack.append(("attach", tuple(redirects), tuple(opaque), end, tuple(extra_words)))
+            stack.append(Attach(tuple(redirects), tuple(opaque), end, tuple(extra_words)))
             stack.append(body)
 
     # -- commands ----------------------------------------------------------------------------
@@ -234,9 +249,9 @@ class _Converter:
                 continue
             else:
                 words.append(self.word(child, opaque))
-        stack.extend(reversed(continuation))
-        return Command("simple", tuple(words), tuple(assignments), tuple(redirects), tuple(opaque), None,
-                       self.span(node))
+        if continuation:
+            stack.extend(reversed(continuation))
+        return simple_command(tuple(words), self.span(node), tuple(assignments), tuple(redirects), tuple(opaque))
 
     def redirect(self, node: Any, opaque: list[Opaque], extra_words: list[Word],
                  continuation: list[Any]) -> Redirect:
@@ -263,7 +278,7 @@ class _Converter:
             elif kind in _REDIRECTS:
                 # `cat <<EOF > out`: tree-sitter nests the second redirect in the first.
                 extra = self.redirect(child, opaque, extra_words, continuation)
-                continuation.append(("attach", (extra,), (), extra.span.end, ()))
+                continuation.append(Attach((extra,), (), extra.span.end))
             elif node.type == "heredoc_redirect" and (kind in _OPERATORS or kind in _STATEMENTS):
                 # The rest of the here-document's line (`<<EOF && next`, `<<EOF | grep x`).
                 continuation.append(child)
@@ -280,26 +295,25 @@ class _Converter:
         if kind in ("test_command", "declaration_command", "unset_command"):
             opaque: list[Opaque] = []
             words = [self.word(leaf, opaque) for leaf in _leaves(node)]
-            return Command("simple", tuple(words), (), (), tuple(opaque), None, span)
+            return simple_command(tuple(words), span, opaque=tuple(opaque))
         children = node.children
         if kind == "compound_statement":
             if children and children[0].type == "((":
                 opaque = []
                 self.collect(node, opaque)
-                return Command("arithmetic", (), (), (), tuple(opaque), None, span)
-            return Command("group", (), (), (), (), self.nested(children[1:-1]), span)
+                return compound_command("arithmetic", None, span, opaque=tuple(opaque))
+            return compound_command("group", self.nested(children[1:-1]), span)
         if kind == "subshell":
-            return Command("subshell", (), (), (), (), self.nested(children[1:-1]), span)
-        if kind == "while_statement":
-            name = "until" if children and children[0].type == "until" else "while"
-            return Command(name, (), (), (), (), self.nested(children), span)
+            return compound_command("subshell", self.nested(children[1:-1]), span)
+        if kind == "while_statement" and children and children[0].type == "until":
+            return compound_command("until", self.nested(children), span)
         if kind == "for_statement" and children and children[0].type == "select":
-            return Command("select", (), (), (), (), self.nested(children), span)
+            return compound_command("select", self.nested(children), span)
         if kind == "function_definition":
             opaque = []
             names = [self.word(child, opaque) for child in children if child.type == "word"][:1]
-            return Command("function", tuple(names), (), (), (), self.nested(children), span)
-        return Command(_COMPOUND_KINDS.get(kind, kind), (), (), (), (), self.nested(children), span)
+            return compound_command("function", self.nested(children), span, words=tuple(names))
+        return compound_command(_COMPOUND_KINDS[kind], self.nested(children), span)
 
 
 def _timed_compound(node: Any) -> Any:

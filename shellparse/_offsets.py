@@ -7,45 +7,30 @@ of the *outermost* text, so a caret can be drawn under it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from ._model import Span
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 
 class OffsetMap:
     """Maps byte offsets of a UTF-8 buffer to character offsets in the outermost text."""
 
-    __slots__ = ("_shift", "_table", "identity")
+    __slots__ = ("_table", "identity")
 
-    def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None, shift: int = 0):
+    def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None):
         # `outer[i]` is the outer offset of character i of `text` (with one extra entry for the
-        # end); without it, character i of `text` is outer offset `shift + i`.
-        self._shift = shift
-        self.identity = outer is None and shift == 0 and len(data) == len(text)
+        # end); without it, character i of `text` is outer offset i.
+        self.identity = outer is None and len(data) == len(text)
         """Byte offsets are character offsets (ASCII text at top level): callers may skip the map."""
-        if outer is None and len(data) == len(text):
-            self._table: list[int] | None = None  # pure ASCII: byte offset == char offset
-            return
-        table: list[int] = []
-        append = table.append
-        if outer is None:
-            for index, char in enumerate(text):
-                width = len(char.encode("utf-8", "surrogatepass"))
-                for _ in range(width):
-                    append(index + shift)
-            append(len(text) + shift)
-        else:
-            for index, char in enumerate(text):
-                width = len(char.encode("utf-8", "surrogatepass"))
-                for _ in range(width):
-                    append(outer[index])
-            append(outer[len(text)])
-        self._table = table
+        self._table: Sequence[int] | None = None if self.identity else _byte_table(text, data, outer)
 
     def __call__(self, offset: int) -> int:
         table = self._table
         if table is None:
-            return offset + self._shift
+            return offset
         if offset >= len(table):
             return table[-1]
         return table[offset]
@@ -57,12 +42,35 @@ class OffsetMap:
         the next character: inside a string with escapes (``"a\\"b"``) the two differ.
         """
         if self._table is None:
-            shift = self._shift
-            return Span(start + shift, max(start, end) + shift)
+            return Span(start, max(start, end))
         first = self(start)
         if end <= start:
             return Span(first, first)
         return Span(first, self(end - 1) + 1)
+
+
+IDENTITY = OffsetMap("", b"")
+"""The map of every ASCII text parsed at top level: byte offsets are character offsets."""
+
+
+def _byte_table(text: str, data: bytes, outer: Sequence[int] | None) -> Sequence[int]:
+    """Entry ``b`` is the outer offset of the character that holds byte ``b``; one more entry for the end."""
+    source: Sequence[int] = outer if outer is not None else range(len(text) + 1)
+    if len(data) == len(text):
+        return source  # ASCII: one byte per character
+    table: list[int] = []
+    done = 0
+    # Runs of ASCII map one byte to one character and are copied whole; only the characters
+    # outside ASCII are looked at one by one.
+    for match in _NON_ASCII_RUN.finditer(text):
+        start, end = match.span()
+        table.extend(source[done:start])
+        for index in range(start, end):
+            code = ord(text[index])
+            table.extend((source[index],) * (2 if code < 0x800 else 3 if code < 0x10000 else 4))
+        done = end
+    table.extend(source[done:])
+    return table
 
 
 def decode(data: bytes, start: int, end: int) -> str:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-_BASH_SPECIAL = re.compile(r"[\\'\"$`{]")
+BASH_SPECIAL = re.compile(r"[\\'\"$`{]")
+"""A character that may make a bash word's value differ from its text."""
+_BASH_PLAIN = re.compile(r"[^\\'\"$`{]+")
+_BASH_QUOTED_PLAIN = re.compile(r'[^"\\`$]+')
 _PWSH_SPECIAL = re.compile(r"[`'\"$\u2018\u2019\u201c\u201d]")
 _PWSH_VARIABLE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_?^$][\w:]*)")
 
@@ -23,7 +26,7 @@ _ANSI_C = {
 
 def bash_value(text: str) -> str | None:
     """The value of a bash word after quote removal, or ``None`` if it needs expansion."""
-    if _BASH_SPECIAL.search(text) is None:
+    if BASH_SPECIAL.search(text) is None:
         return text
     result = bash_unquote(text, 0)
     return None if result is None else result[0]
@@ -39,6 +42,13 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
     pos: list[int] = []
     i, n = 0, len(text)
     while i < n:
+        plain = _BASH_PLAIN.match(text, i)
+        if plain is not None:  # a run of ordinary characters is copied whole
+            end = plain.end()
+            out.append(text[i:end])
+            pos.extend(range(base + i, base + end))
+            i = end
+            continue
         c = text[i]
         if c == "\\":
             if i + 1 < n:
@@ -52,32 +62,13 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
             end = text.find("'", i + 1)
             if end < 0:
                 return None
-            for k in range(i + 1, end):
-                out.append(text[k])
-                pos.append(base + k)
+            out.append(text[i + 1 : end])
+            pos.extend(range(base + i + 1, base + end))
             i = end + 1
         elif c == "$" and i + 1 < n and text[i + 1] == "'":
             i = _ansi_c(text, i + 2, base, out, pos)
-            if i < 0:
-                return None
         elif c == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                ch = text[i]
-                if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
-                    if text[i + 1] != "\n":
-                        out.append(text[i + 1])
-                        pos.append(base + i + 1)
-                    i += 2
-                    continue
-                if ch == "`" or (ch == "$" and i + 1 < n and _expands(text[i + 1])):
-                    return None
-                out.append(ch)
-                pos.append(base + i)
-                i += 1
-            if i >= n:
-                return None
-            i += 1
+            i = _double_quoted(text, i + 1, base, out, pos)
         elif (c == "`" or (c == "$" and i + 1 < n and _expands(text[i + 1]))
               or (c == "{" and _is_brace_expansion(text, i))):
             return None
@@ -85,8 +76,39 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
             out.append(c)
             pos.append(base + i)
             i += 1
+        if i < 0:
+            return None
     pos.append(base + n)
     return "".join(out), pos
+
+
+def _double_quoted(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
+    """Decode a ``"…"`` string starting after the opening quote; the index after it, or -1 when
+    it is unterminated or expands."""
+    n = len(text)
+    while i < n:
+        plain = _BASH_QUOTED_PLAIN.match(text, i)
+        if plain is not None:
+            end = plain.end()
+            out.append(text[i:end])
+            pos.extend(range(base + i, base + end))
+            i = end
+            continue
+        ch = text[i]
+        if ch == '"':
+            return i + 1
+        if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+                pos.append(base + i + 1)
+            i += 2
+            continue
+        if ch == "`" or (ch == "$" and i + 1 < n and _expands(text[i + 1])):
+            return -1
+        out.append(ch)
+        pos.append(base + i)
+        i += 1
+    return -1
 
 
 def _expands(following: str) -> bool:

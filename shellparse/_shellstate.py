@@ -13,6 +13,7 @@ import posixpath
 import re
 
 from ._model import Command, Script, Span, Statement, Word
+from ._reasons import reason
 from ._results import Reason
 from ._wrappers import is_wrapper, program_name, unwrap
 
@@ -67,15 +68,14 @@ class ShellState:
         return other
 
 
-def update(state: ShellState, statements: tuple[Statement, ...], index: int, shell: str, text: str) -> None:
-    """Apply what ``statements[index]`` does to the shell for the statements after it."""
+def update(state: ShellState, statements: tuple[Statement, ...], index: int, end: int, *, shell: str,
+           text: str) -> None:
+    """Apply what ``statements[index]`` does to the shell for the statements after it; ``end`` is
+    the index of the last statement of its ``&&``/``||`` list."""
     statement = statements[index]
     commands = statement.pipeline.commands
     after_or = index > 0 and statements[index - 1].op == "||"
     conditional = index > 0 and statements[index - 1].op in ("&&", "||")
-    end = index
-    while statements[end].op in ("&&", "||") and end + 1 < len(statements):
-        end += 1
     # In a pipeline or in the background a statement runs in a subshell: it changes nothing here.
     alone = len(commands) == 1 and statements[end].op != "&"
     if conditional and alone and state.list_start is None:
@@ -143,8 +143,7 @@ def _set_options(state: ShellState, command: Command, text: str, alone: bool) ->
         if value.endswith("o") and values[number + 1 : number + 2] == ["pipefail"]:
             on = value[0] == "-"
             if on and state.posix_sh and state.risk is None:
-                state.risk = Reason("early-exit", f"`{excerpt(text, command.span)}`: a POSIX `sh` (dash) has no "
-                                    "pipefail and exits here", command.span, "masks")
+                state.risk = reason("early-exit", command.span, "dash", piece=excerpt(text, command.span))
             state.pipefail = on
             state.maybe_pipefail = on
 
@@ -164,24 +163,20 @@ def risk_of(command: Command, shell: str, after_or: bool, text: str, state: Shel
     if not argv or argv[0].value is None:
         return None
     if shell == "bash" and unwrapped.argv and any(w.value == "exec" for w in unwrapped.wrappers):
-        return Reason("early-exit", f"`{excerpt(text, command.span)}` replaces the shell before the check runs",
-                      command.span, "masks")
+        return reason("early-exit", command.span, "exec", piece=excerpt(text, command.span))
     name = argv[0].value.lower() if shell == "pwsh" else argv[0].value
-    where = excerpt(text, command.span)
     if name in _EXITS:
         if after_or and _failure_exit(argv):
             return None  # `cd dir || exit 1`: ends the script only failing, when the check cannot run
-        return Reason("early-exit", f"`{where}` can end the script before the check runs", command.span, "masks")
+        return reason("early-exit", command.span, "exit", piece=excerpt(text, command.span))
     if shell != "bash":
         return None
     if name == "trap" and len(argv) > 2:
         action = argv[1].value if argv[1].value is not None else argv[1].text
         if _EXITING_ACTION.search(action):
-            return Reason("exit-trap", f"`{where}`: a trap that exits can replace the final status", command.span,
-                          "masks")
+            return reason("exit-trap", command.span, piece=excerpt(text, command.span))
     if name in ("source", ".") and len(argv) > 1 and (command.opaque or argv[1].value in ("/dev/stdin", "-")):
-        return Reason("early-exit", f"`{where}` runs code that cannot be read here, in this shell", command.span,
-                      "masks")
+        return reason("early-exit", command.span, "source", piece=excerpt(text, command.span))
     if state is not None and name in state.risky_functions:
         return state.risky_functions[name]
     return None
