@@ -55,6 +55,9 @@ class _Finding:
         self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
 
     def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False) -> None:
+        if source == "check":  # keeps the verdict: only the reasons add up
+            self.reasons.extend(reasons)
+            return
         if self.source == "reporting-pipe" and source == "reporting-pipe":
             reasons = [*reasons, reason("extra-pipes", reasons[-1].span if reasons else None)]
             source = "masked"
@@ -72,14 +75,10 @@ class Analyzer:
         self.shell: Shell = shell
         self.policy: Policy = policy
         self.effect: Effect = READ_ONLY
-        self._unwrapped: dict[int, Unwrapped] = {}
 
     def unwrap(self, command: Command, shell: Shell) -> Unwrapped:
-        """``unwrap`` of a simple command's words, once per command of this analysis."""
-        found = self._unwrapped.get(id(command))
-        if found is None:
-            found = self._unwrapped[id(command)] = unwrap(command.words, shell)
-        return found
+        """What a simple command runs once its wrappers are peeled off."""
+        return unwrap(command.words, shell)
 
     def consumer(self, command: Command, shell: Shell) -> Consumer:
         """What ``command``, after a pipe, does to the pipeline's status."""
@@ -150,12 +149,17 @@ class Analyzer:
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
             before: Before = (env.risk, env.pipefail, env.maybe_pipefail)
-            for position, command in enumerate(statement.pipeline.commands):
+            commands = statement.pipeline.commands
+            # A lone command with nothing before, around or after it keeps its own verdict.
+            alone = last == 0 and len(commands) == 1 and statement.op is None and env.risk is None \
+                and statement.pipeline.negation is None
+            for position, command in enumerate(commands):
                 inner = self.command(command, env, shell)
-                if inner:
+                if inner and not alone:
                     verdict = place(self, statements, ends, index, position, before, shell)
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet)
+                if inner:
                     findings.extend(inner)
             if index < last or shared:
                 update(env, statements, index, ends[index], shell=shell, text=self.text)
@@ -197,7 +201,7 @@ class Analyzer:
     def simple(self, command: Command, env: ShellState, shell: Shell) -> list[_Finding]:
         if not command.words:
             return []
-        unwrapped = self.unwrap(command, shell)
+        unwrapped = unwrap(command.words, shell)
         if unwrapped.nested is not None:
             return self.nested(command, unwrapped, unwrapped.nested, env, shell)
         if unwrapped.problem is not None:
@@ -226,9 +230,13 @@ class Analyzer:
         """What a check's own simple command does to its status: prefixes, wrappers and redirects
         keep it; a detaching wrapper or a redefined program masks it."""
         text = self.text
-        reasons = [reason("env-prefix", word.span, piece=excerpt(text, word.span)) for word in command.assignments]
-        reasons += [reason("wrapper", word.span, piece=str(word.value)) for word in unwrapped.wrappers]
-        reasons += [reason("redirect", item.span, piece=excerpt(text, item.span)) for item in command.redirects]
+        reasons: list[Reason] = []
+        for word in command.assignments:
+            reasons.append(reason("env-prefix", word.span, piece=excerpt(text, word.span)))
+        for word in unwrapped.wrappers:
+            reasons.append(reason("wrapper", word.span, piece=str(word.value)))
+        for item in command.redirects:
+            reasons.append(reason("redirect", item.span, piece=excerpt(text, item.span)))
         source: ExitSource = "check"
         if unwrapped.background is not None:
             source = "masked"
@@ -275,9 +283,12 @@ class Analyzer:
 
     def _mentions(self, script: Script) -> list[Reason]:
         reasons: list[Reason] = []
+        pattern = mention_pattern()
         for word in _all_words(script):
             value = word.value if word.value is not None else word.text
-            found = [match.group(1) for match in mention_pattern().finditer(value)]
+            if pattern.search(value) is None:
+                continue
+            found = [match.group(1) for match in pattern.finditer(value)]
             if found:
                 reasons.append(reason("mention-only", word.span, piece=max(found, key=len)))
                 if len(reasons) >= 3:
@@ -347,6 +358,8 @@ def _shell_stdin(command: Command, unwrapped: Unwrapped, text: str) -> Nested | 
 
 def _list_ends(statements: tuple[Statement, ...]) -> list[int]:
     """For each statement, the index of the last statement of its ``&&``/``||`` list."""
+    if len(statements) == 1:
+        return [0]
     ends = [0] * len(statements)
     end = len(statements) - 1
     for index in range(len(statements) - 1, -1, -1):

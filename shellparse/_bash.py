@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._flat import Attach, NegationToken, Pipe, Token, Unit, attach, operator, regroup, separate
+from ._flat import Attach, NegationToken, Pipe, Token, Unit, attach, lone, operator, regroup, separate
 from ._grammars import bash_parser
 from ._model import Command, Opaque, Redirect, Script, Span, Word, compound_command, simple_command
 from ._offsets import IDENTITY, OffsetMap, decode
@@ -159,6 +159,14 @@ class _Converter:
     def script(self, nodes: list[Any]) -> Script:
         items: list[Token] = []
         error: list[tuple[str, Span]] = []
+        if len(nodes) == 1 and nodes[0].type == "command" and _timed_compound(nodes[0]) is None:
+            # One simple command, the commonest command line: no stream to regroup.
+            stack: list[Any] = []
+            command = self.simple(nodes[0], stack)
+            if not stack:
+                return lone(command)
+            items.append(Unit(command))
+            nodes = stack[::-1]
         self.flatten(nodes, items, error)
         return regroup(items, error[0] if error else None)
 

@@ -138,7 +138,25 @@ def program_effect(argv: tuple[Word, ...], shell: str) -> Effect:
     if head is None:
         return UNKNOWN
     name = program_name(head)
-    values = [word.value if word.value is not None else word.text for word in argv[1:]]
+    if name in _READ_ARGUMENTS:
+        values = [word.value if word.value is not None else word.text for word in argv[1:]]
+        effect = _by_arguments(name, values, argv, shell)
+        if effect is not None:
+            return effect
+    if name in _BUILTINS:
+        return READ_ONLY
+    lowered = name.lower()
+    if shell == "pwsh" and lowered in PWSH_READ_ONLY:
+        return READ_ONLY
+    if name in READ_ONLY_PROGRAMS:
+        return READ_ONLY
+    if name in MUTATING_PROGRAMS or lowered in MUTATING_PROGRAMS:
+        return MUTATING
+    return UNKNOWN
+
+
+def _by_arguments(name: str, values: list[str], argv: tuple[Word, ...], shell: str) -> Effect | None:
+    """The effect of a program whose arguments decide it; ``None`` to look it up in the tables."""
     if name == "git":
         return _git(values)
     if name in PACKAGE_MANAGERS:
@@ -166,16 +184,7 @@ def program_effect(argv: tuple[Word, ...], shell: str) -> Effect:
         return _xargs(argv, shell)
     if name in _FORMATTERS:
         return _FORMATTERS[name](values)
-    if name in _BUILTINS:
-        return READ_ONLY
-    lowered = name.lower()
-    if shell == "pwsh" and lowered in PWSH_READ_ONLY:
-        return READ_ONLY
-    if name in READ_ONLY_PROGRAMS:
-        return READ_ONLY
-    if name in MUTATING_PROGRAMS or lowered in MUTATING_PROGRAMS:
-        return MUTATING
-    return UNKNOWN
+    return None
 
 
 _BUILTINS = frozenset({"echo", "printf", "true", "false", ":", "cd", "pwd", "export", "set", "unset", "test", "[",
@@ -189,6 +198,11 @@ _FORMATTERS: dict[str, Callable[[list[str]], Effect]] = {
     "biome": lambda v: MUTATING if "--write" in v or "format" in v else UNKNOWN,
     "eslint": lambda v: MUTATING if "--fix" in v else READ_ONLY,
 }
+
+
+# Programs whose effect depends on their arguments (everything else is a table lookup).
+_READ_ARGUMENTS = frozenset({"git", "sed", "find", "fd", "fdfind", "sort", "curl", "wget", "tee", "awk", "gawk",
+                             "mawk", "xargs", *PACKAGE_MANAGERS, *_FORMATTERS})
 
 
 def _git(values: list[str]) -> Effect:

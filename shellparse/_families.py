@@ -211,8 +211,11 @@ SCRIPT_KINDS: tuple[tuple[str, CheckKind], ...] = (
     ("build", "build"), ("build:*", "build"), ("compile", "build"), ("ci", "test"), ("verify", "test"),
     ("validate", "test"),
 )
-# The more specific pattern wins: `check:types` is a typecheck, not a lint.
-_SCRIPT_ORDER = tuple(sorted(SCRIPT_KINDS, key=lambda pair: (pair[0].endswith("*"), -len(pair[0]))))
+# The more specific pattern wins: `check:types` is a typecheck, not a lint; a whole name before
+# any prefix pattern, and a longer prefix before a shorter one.
+_SCRIPT_NAMES: dict[str, CheckKind] = {name: kind for name, kind in SCRIPT_KINDS if not name.endswith("*")}
+_SCRIPT_PREFIXES = tuple(sorted(((name, kind) for name, kind in SCRIPT_KINDS if name.endswith("*")),
+                                key=lambda pair: -len(pair[0])))
 
 PM_BUILTINS = frozenset({
     "install", "i", "ci", "add", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "audit",
@@ -274,7 +277,8 @@ def script_kind(script: str) -> CheckKind | None:
     lowered = script.lower()
     if lowered.endswith((":fix", ":watch", ":update")) or lowered in ("test:watch", "build:watch"):
         return None
-    return kind_of(lowered, _SCRIPT_ORDER)
+    kind = _SCRIPT_NAMES.get(lowered)
+    return kind if kind is not None else kind_of(lowered, _SCRIPT_PREFIXES)
 
 
 def strongest(kinds: list[CheckKind]) -> CheckKind | None:

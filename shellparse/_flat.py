@@ -118,6 +118,12 @@ def regroup(items: list[Token], error: tuple[str, Span] | None = None) -> Script
     return _new(Script, (tuple(statements), None, None))
 
 
+def lone(command: Command) -> Script:
+    """The script of one command: what :func:`regroup` makes of a stream holding only it."""
+    pipeline = _new(Pipeline, ((command,), (), None, command.span))
+    return _new(Script, ((_new(Statement, (pipeline, None, None)),), None, None))
+
+
 def _statement(commands: list[Command], pipes: list[Span], negation: Span | None, start: int,
                op: Operator | None, op_span: Span | None) -> Statement:
     pipeline = _new(Pipeline, (tuple(commands), tuple(pipes), negation, _new(Span, (start, commands[-1].span.end))))

@@ -18,19 +18,25 @@ _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 class OffsetMap:
     """Maps byte offsets of a UTF-8 buffer to character offsets in the outermost text."""
 
-    __slots__ = ("_table", "identity")
+    __slots__ = ("_end", "_table", "identity", "shift")
 
     def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None):
         # `outer[i]` is the outer offset of character i of `text` (with one extra entry for the
         # end); without it, character i of `text` is outer offset i.
         self.identity = outer is None and len(data) == len(text)
         """Byte offsets are character offsets (ASCII text at top level): callers may skip the map."""
-        self._table: Sequence[int] | None = None if self.identity else _byte_table(text, data, outer)
+        self.shift: int | None = 0 if self.identity else _shift(text, data, outer)
+        """Byte offsets plus this are outer character offsets (``None`` when no one number does):
+        ASCII text at top level, or an ASCII string copied unchanged from the outer text
+        (``bash -c 'cd api && npm test'``)."""
+        self._end = len(data)
+        self._table: Sequence[int] | None = None if self.shift is not None else _byte_table(text, data, outer)
 
     def __call__(self, offset: int) -> int:
+        if self.shift is not None:
+            return (offset if offset <= self._end or self.identity else self._end) + self.shift
         table = self._table
-        if table is None:
-            return offset
+        assert table is not None
         if offset >= len(table):
             return table[-1]
         return table[offset]
@@ -41,12 +47,26 @@ class OffsetMap:
         The end is taken as one past the last character's own position, not as the position of
         the next character: inside a string with escapes (``"a\\"b"``) the two differ.
         """
-        if self._table is None:
-            return Span(start, max(start, end))
+        shift = self.shift
+        if shift is not None:
+            if self.identity:
+                return Span(start, max(start, end))
+            if start <= end <= self._end:
+                return Span(start + shift, end + shift)
         first = self(start)
         if end <= start:
             return Span(first, first)
         return Span(first, self(end - 1) + 1)
+
+
+def _shift(text: str, data: bytes, outer: Sequence[int] | None) -> int | None:
+    """The one number that maps every byte of ``data`` to its outer offset, if there is one."""
+    if outer is None or len(data) != len(text) or not outer:
+        return None
+    base = outer[0]
+    if outer[-1] - base != len(text) or list(outer) != list(range(base, base + len(text) + 1)):
+        return None
+    return base
 
 
 IDENTITY = OffsetMap("", b"")

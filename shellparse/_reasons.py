@@ -9,6 +9,7 @@ shortened to one line.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -129,11 +130,45 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
 """The catalogue: every :data:`ReasonCode`, its level, meaning and messages."""
 
 
+_new = tuple.__new__
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+class _Wording(NamedTuple):
+    """A message template split for fast filling: ``prefix + fields[name] + suffix`` when it has
+    one placeholder (all of the catalogue's have at most one), ``str.format_map`` otherwise."""
+
+    level: Level
+    template: str
+    prefix: str
+    name: str | None
+    suffix: str
+
+
+def _wording(level: Level, template: str) -> _Wording:
+    names = _FIELD.findall(template)
+    if len(names) == 1:
+        prefix, _, suffix = template.partition("{" + names[0] + "}")
+        return _Wording(level, template, prefix, names[0], suffix)
+    return _Wording(level, template, template, None, "")
+
+
+_WORDINGS: dict[str, dict[str, _Wording]] = {
+    code: {variant: _wording(info.level, template) for variant, template in info.messages.items()}
+    for code, info in REASONS.items()
+}
+
+
 def reason(code: ReasonCode, span: Span | None, variant: str = "", **fields: str) -> Reason:
     """The reason ``code`` about ``span``, worded by its ``variant`` message with ``fields`` filled in."""
-    info = REASONS[code]
-    template = info.messages[variant]
-    return Reason(code, template.format_map(fields) if fields else template, span, info.level)
+    wording = _WORDINGS[code][variant]
+    if wording.name is not None:
+        text = wording.prefix + fields[wording.name] + wording.suffix
+    elif fields:
+        text = wording.template.format_map(fields)
+    else:
+        text = wording.template
+    return _new(Reason, (code, text, span, wording.level))
 
 
 def message(code: ReasonCode, variant: str = "", **fields: str) -> str:

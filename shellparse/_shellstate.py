@@ -23,6 +23,7 @@ _EXITS = frozenset({"exit", "return", "logout", "throw"})
 _PIPESTATUS = re.compile(r'^"?\$\{PIPESTATUS\[(\d+)\]\}"?$')
 _RISKY_HEADS = frozenset({"exit", "return", "logout", "throw", "exec", "trap", "source", "."})
 _EXITING_ACTION = re.compile(r"\b(exit|kill|exec)\b")
+_DRIVE = re.compile(r"[A-Za-z]:")
 POSIX_SH = frozenset({"sh", "dash", "ash", "busybox"})
 """Shells that may not know ``set -o pipefail`` (dash exits on it)."""
 
@@ -251,13 +252,15 @@ def directory(parts: tuple[str, ...]) -> str | None:
         piece = part.replace("\\", "/")
         if piece.startswith("<maybe "):
             path = path + "/" + piece if path else piece  # uncertain, but after where we were
-        elif piece.startswith(("/", "~", "$", "<")) or re.match(r"^[A-Za-z]:", piece) or not path:
+        elif piece.startswith(("/", "~", "$", "<")) or _DRIVE.match(piece) or not path:
             path = piece
         else:
             path = path + "/" + piece
     if not path:
         return None
-    normal = posixpath.normpath(path) if "<" not in path else path
+    if "<" in path or ("." not in path and "//" not in path and not path.endswith("/")):
+        return path  # nothing for normpath to fold (the common `cd api`)
+    normal = posixpath.normpath(path)
     return None if normal == "." else normal
 
 

@@ -344,9 +344,9 @@ def _after_subcommand(wrapper: Wrapper, argv: list[Word]) -> int:
         if name.startswith("-") and name != "-":
             index += 2 if name in wrapper.value_options and attached is None else 1
             continue
+        value = argv[index].value
         for sequence in wrapper.subcommands:
-            values = [word.value for word in argv[index : index + len(sequence)]]
-            if values == list(sequence):
+            if sequence[0] == value and [word.value for word in argv[index : index + len(sequence)]] == list(sequence):
                 return index + len(sequence)
         return -1
     return -1
