@@ -156,7 +156,7 @@ class Analyzer:
             for position, command in enumerate(commands):
                 inner = self.command(command, env, shell)
                 if inner and not alone:
-                    verdict = place(self, statements, ends, index, position, before, shell)
+                    verdict = place(self, statements, ends, index, position, before=before, shell=shell)
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet)
                 if inner:

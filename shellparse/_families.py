@@ -57,6 +57,12 @@ class Family(NamedTuple):
     modules: tuple[str, ...] = ()
     """``python -m`` module names that run this family."""
 
+    @property
+    def program_kind(self) -> CheckKind:
+        """For a ``program`` family: the kind of check the program is (its one row in ``kinds``)."""
+        (_, kind), = self.kinds
+        return kind
+
 
 def _p(name: str, kind: CheckKind, *programs: str, modules: tuple[str, ...] = (), requires: tuple[str, ...] = (),
        fix: tuple[str, ...] = (), value_options: tuple[str, ...] = ()) -> Family:

@@ -72,13 +72,10 @@ def attach(items: list[Token], pending: Attach) -> None:
     for index in range(len(items) - 1, -1, -1):
         item = items[index]
         if isinstance(item, Unit):
-            command = item.command
-            item.command = command._replace(
-                words=command.words + pending.words,
-                redirects=command.redirects + pending.redirects,
-                opaque=command.opaque + pending.opaque,
-                span=Span(command.span.start, max(command.span.end, pending.end)),
-            )
+            kind, words, assignments, redirects, opaque, body, span, literal = item.command
+            span = _new(Span, (span.start, max(span.end, pending.end)))
+            item.command = _new(Command, (kind, words + pending.words, assignments, redirects + pending.redirects,
+                                          opaque + pending.opaque, body, span, literal))
             return
 
 

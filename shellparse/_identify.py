@@ -166,7 +166,7 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
     if family.style == "program":
         if family.requires and not _has_flag(args, family.requires):
             return None
-        return Identified(family.name, family.kinds[0][1], (*head, *map(_text, args)), (), fixes)
+        return Identified(family.name, family.program_kind, (*head, *map(_text, args)), (), fixes)
     if family.style == "scripts":
         return _script(family, name, args)
     arguments = _arguments(family, args)

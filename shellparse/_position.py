@@ -49,7 +49,7 @@ class Verdict:
         self.reasons.append(found)
 
 
-def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int], index: int, position: int,
+def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int], index: int, position: int, *,
           before: Before, shell: Shell) -> Verdict:
     """The verdict on the check that is command ``position`` of ``statements[index]``; ``ends[i]``
     is the last statement of the ``&&``/``||`` list statement ``i`` belongs to."""

@@ -190,55 +190,73 @@ def pwsh_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
                 out.append(_pwsh_escape(text[i + 1]))
                 pos.append(base + i + 1)
             i += 2
-        elif c in "'\u2018\u2019":
-            i += 1
-            while i < n:
-                ch = text[i]
-                if ch in "'\u2018\u2019":
-                    if i + 1 < n and text[i + 1] in "'\u2018\u2019":  # '' is a literal quote
-                        out.append("'")
-                        pos.append(base + i)
-                        i += 2
-                        continue
-                    break
-                out.append(ch)
-                pos.append(base + i)
-                i += 1
-            if i >= n:
-                return None
-            i += 1
-        elif c in '"\u201c\u201d':
-            i += 1
-            while i < n:
-                ch = text[i]
-                if ch in '"\u201c\u201d':
-                    if i + 1 < n and text[i + 1] in '"\u201c\u201d':
-                        out.append('"')
-                        pos.append(base + i)
-                        i += 2
-                        continue
-                    break
-                if ch == "`" and i + 1 < n:
-                    out.append(_pwsh_escape(text[i + 1]))
-                    pos.append(base + i + 1)
-                    i += 2
-                    continue
-                if ch == "$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] in "_{(?^$:"):
-                    return None
-                out.append(ch)
-                pos.append(base + i)
-                i += 1
-            if i >= n:
-                return None
-            i += 1
-        elif c == "$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] in "_{(?^$:"):
+        elif c in _PWSH_SINGLE:
+            i = _pwsh_single(text, i + 1, base, out, pos)
+        elif c in _PWSH_DOUBLE:
+            i = _pwsh_double(text, i + 1, base, out, pos)
+        elif c == "$" and i + 1 < n and _pwsh_expands(text[i + 1]):
             return None
         else:
             out.append(c)
             pos.append(base + i)
             i += 1
+        if i < 0:
+            return None
     pos.append(base + n)
     return "".join(out), pos
+
+
+_PWSH_SINGLE = "'\u2018\u2019"
+_PWSH_DOUBLE = '"\u201c\u201d'
+
+
+def _pwsh_expands(following: str) -> bool:
+    return following.isalnum() or following in "_{(?^$:"
+
+
+def _pwsh_single(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
+    """Decode a single-quoted string after its opening quote (``''`` is a literal quote); the
+    index after it, or -1 when it is unterminated."""
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _PWSH_SINGLE:
+            if i + 1 < n and text[i + 1] in _PWSH_SINGLE:
+                out.append("'")
+                pos.append(base + i)
+                i += 2
+                continue
+            return i + 1
+        out.append(ch)
+        pos.append(base + i)
+        i += 1
+    return -1
+
+
+def _pwsh_double(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
+    """Decode a double-quoted string after its opening quote; the index after it, or -1 when it
+    is unterminated or expands."""
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in _PWSH_DOUBLE:
+            if i + 1 < n and text[i + 1] in _PWSH_DOUBLE:
+                out.append('"')
+                pos.append(base + i)
+                i += 2
+                continue
+            return i + 1
+        if ch == "`" and i + 1 < n:
+            out.append(_pwsh_escape(text[i + 1]))
+            pos.append(base + i + 1)
+            i += 2
+            continue
+        if ch == "$" and i + 1 < n and _pwsh_expands(text[i + 1]):
+            return -1
+        out.append(ch)
+        pos.append(base + i)
+        i += 1
+    return -1
 
 
 def _pwsh_escape(char: str) -> str:

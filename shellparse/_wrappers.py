@@ -159,7 +159,7 @@ class Unwrapped(NamedTuple):
 
 
 def _problem(wrappers: tuple[Word, ...], directories: tuple[Word, ...], problem: str) -> Unwrapped:
-    return Unwrapped((), wrappers, directories, None, None, None, problem)
+    return Unwrapped((), wrappers, directories, problem=problem)
 
 
 def _runs_string(wrappers: tuple[Word, ...], directories: tuple[Word, ...], nested: Nested) -> Unwrapped:
@@ -248,7 +248,7 @@ def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
         if isinstance(outcome, Unwrapped):
             return outcome._replace(wrappers=tuple(wrappers), directories=tuple(directories))
         if isinstance(outcome, Inert):
-            return Unwrapped((), tuple(wrappers), tuple(directories), None, None, outcome.span)
+            return Unwrapped((), tuple(wrappers), tuple(directories), inert=outcome.span)
         if isinstance(outcome, Detached):
             unwrapped = unwrap(tuple(applied.rest), shell)
             return unwrapped._replace(wrappers=tuple(wrappers) + unwrapped.wrappers,
