@@ -15,7 +15,7 @@ import shlex
 
 from ._bash import parse_bash
 from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
-from ._families import mention_pattern
+from ._families import mentions
 from ._identify import Identified, identify
 from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
@@ -283,12 +283,8 @@ class Analyzer:
 
     def _mentions(self, script: Script) -> list[Reason]:
         reasons: list[Reason] = []
-        pattern = mention_pattern()
         for word in _all_words(script):
-            value = word.value if word.value is not None else word.text
-            if pattern.search(value) is None:
-                continue
-            found = [match.group(1) for match in pattern.finditer(value)]
+            found = mentions(word.value if word.value is not None else word.text)
             if found:
                 reasons.append(reason("mention-only", word.span, piece=max(found, key=len)))
                 if len(reasons) >= 3:

@@ -8,7 +8,6 @@ here-document swallow the rest of its line; regrouping the flat stream undoes bo
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from ._flat import Attach, NegationToken, Pipe, Token, Unit, attach, lone, operator, regroup, separate
@@ -51,7 +50,7 @@ def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0, data
     ascii_text = len(data) == len(text)
     if offsets is None:
         offsets = IDENTITY if ascii_text else OffsetMap(text, data)
-    tree = bash_parser().parse(data if ascii_text else _ascii_stand_in(text))
+    tree = bash_parser().parse(data if ascii_text else _ascii_stand_in(data))
     converter = _Converter(data, offsets, depth, ascii_text)
     try:
         return converter.program(tree.root_node)
@@ -59,19 +58,20 @@ def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0, data
         return Script((), f"constructs nest deeper than {MAX_DEPTH} levels", Span(offsets(0), offsets(len(data))))
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_HIGH_BYTES_TO_X = bytes(range(0x80)) + b"x" * 0x80
 
 
-def _ascii_stand_in(text: str) -> bytes:
-    """``text`` with every non-ASCII character replaced by letters of the same UTF-8 length.
+def _ascii_stand_in(data: bytes) -> bytes:
+    """The UTF-8 ``data`` with every non-ASCII character replaced by letters of the same UTF-8 length.
 
     tree-sitter-bash's scanner passes the character after `{` to C's ``isdigit``, which reads
     outside its table for code points above 255 and can crash the process
     (tree-sitter/tree-sitter-bash#337). To bash, non-ASCII characters are ordinary word
     characters, as letters are, so the tree keeps its shape; byte offsets stay the same, and
-    every word is read back from the real text.
+    every word is read back from the real text. (Every byte of a non-ASCII character's UTF-8
+    form is 0x80 or above, and no ASCII character's is: replacing those bytes one by one does it.)
     """
-    return _NON_ASCII.sub(lambda match: "x" * len(match.group().encode("utf-8", "surrogatepass")), text).encode()
+    return data.translate(_HIGH_BYTES_TO_X)
 
 
 class _Converter:

@@ -22,7 +22,6 @@ a check also rewrite files (``eslint --fix``).
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Literal, NamedTuple
 
 from ._vocabulary import CheckKind
@@ -294,10 +293,23 @@ def strongest(kinds: list[CheckKind]) -> CheckKind | None:
     return max(kinds, key=_STRENGTH.__getitem__)
 
 
-@cache
-def mention_pattern() -> re.Pattern[str]:
-    """Family words, for telling users that a check is only *mentioned* (compiled on first use)."""
-    names = {p for f in FAMILIES for p in f.programs if len(p) > 3 and "." not in p and " " not in p}
-    names |= {"npm test", "go test", "cargo test", "make test", "tsc"}
-    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
-    return re.compile(r"(?<![\w./-])(" + alternatives + r")(?![\w-])")
+_MENTIONABLE = frozenset(p for f in FAMILIES for p in f.programs if len(p) > 3 and "." not in p and " " not in p)
+_MENTIONABLE_BEFORE_TEST = frozenset({"npm", "go", "cargo", "make"})  # `npm test`, `go test` …
+# A word of program-name characters not glued to a path or another word, and a ` test` after it.
+_CANDIDATE = re.compile(r"(?<![\w./-])[\w-]+(?: test(?![\w-]))?")
+
+
+def mentions(text: str) -> list[str]:
+    """Family names that ``text`` mentions as words (``run pytest first``), in order: each one
+    not glued to a path or another word, ``npm test``-like pairs as one mention."""
+    found: list[str] = []
+    for word in _CANDIDATE.findall(text):
+        if word[-5:] == " test":
+            head = word[:-5]
+            if head in _MENTIONABLE_BEFORE_TEST:
+                found.append(word)
+                continue
+            word = head
+        if word in _MENTIONABLE or word == "tsc":
+            found.append(word)
+    return found

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import accumulate
 
 from ._model import Span
 
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_STARTS_CHARACTER = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
 
 
 class OffsetMap:
@@ -78,6 +80,13 @@ def _byte_table(text: str, data: bytes, outer: Sequence[int] | None) -> Sequence
     source: Sequence[int] = outer if outer is not None else range(len(text) + 1)
     if len(data) == len(text):
         return source  # ASCII: one byte per character
+    if (len(data) - len(text)) * 8 > len(text):
+        # Mostly outside ASCII: the character of byte b is the number of bytes up to b that
+        # start a character, less one (continuation bytes are 0b10xxxxxx), counted in C.
+        starts = accumulate(data.translate(_STARTS_CHARACTER), initial=-1)
+        next(starts)
+        chars = [*starts, len(text)]
+        return chars if outer is None else [outer[char] for char in chars]
     table: list[int] = []
     done = 0
     # Runs of ASCII map one byte to one character and are copied whole; only the characters
