@@ -143,23 +143,23 @@ class Analyzer:
         follows the script (a `{ …; }` group, `eval`), so its last statement's effects matter."""
         statements = script.statements
         last = len(statements) - 1
+        if last == 0 and not shared and env.risk is None:
+            statement = statements[0]
+            if len(statement.pipeline.commands) == 1 and statement.op is None and statement.pipeline.negation is None:
+                # A lone command with nothing before, around or after it keeps its own verdict.
+                return self.command(statement.pipeline.commands[0], env, shell)
         ends = _list_ends(statements)
         findings: list[_Finding] = []
         for index, statement in enumerate(statements):
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
             before: Before = (env.risk, env.pipefail, env.maybe_pipefail)
-            commands = statement.pipeline.commands
-            # A lone command with nothing before, around or after it keeps its own verdict.
-            alone = last == 0 and len(commands) == 1 and statement.op is None and env.risk is None \
-                and statement.pipeline.negation is None
-            for position, command in enumerate(commands):
+            for position, command in enumerate(statement.pipeline.commands):
                 inner = self.command(command, env, shell)
-                if inner and not alone:
+                if inner:
                     verdict = place(self, statements, ends, index, position, before=before, shell=shell)
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet)
-                if inner:
                     findings.extend(inner)
             if index < last or shared:
                 update(env, statements, index, ends[index], shell=shell, text=self.text)

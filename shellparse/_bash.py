@@ -28,6 +28,7 @@ _STATEMENTS = frozenset({
 })
 _CONTAINERS = frozenset({"do_group", "elif_clause", "else_clause", "case_item", "ERROR"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_NOT_ARGUMENTS = _REDIRECTS | {"variable_assignment", "comment"}
 _OPERATORS: dict[str, Operator | Pipe] = {
     ";": ";", "&": "&", "&&": "&&", "||": "||", "|": "|", "|&": "|&", "\n": "\n",
     ";;": ";", ";&": ";", ";;&": ";",  # `case` item terminators end a statement
@@ -244,19 +245,14 @@ class _Converter:
         redirects: list[Redirect] = []
         opaque: list[Opaque] = []
         continuation: list[Any] = []
-        children = node.children if node.type != "variable_assignment" else [node]
-        for child in children:
+        for child in node.children if node.type != "variable_assignment" else (node,):
             kind = child.type
-            if kind == "variable_assignment":
+            if kind not in _NOT_ARGUMENTS:  # the command name and its arguments
+                words.append(self.word(child, opaque))
+            elif kind == "variable_assignment":
                 assignments.append(self.word(child, opaque))
-            elif kind == "command_name":
-                words.append(self.word(child, opaque))
-            elif kind in _REDIRECTS:
+            elif kind != "comment":
                 redirects.append(self.redirect(child, opaque, words, continuation))
-            elif kind == "comment":
-                continue
-            else:
-                words.append(self.word(child, opaque))
         if continuation:
             stack.extend(reversed(continuation))
         return simple_command(tuple(words), self.span(node), tuple(assignments), tuple(redirects), tuple(opaque))

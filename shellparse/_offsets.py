@@ -20,7 +20,7 @@ _STARTS_CHARACTER = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256)
 class OffsetMap:
     """Maps byte offsets of a UTF-8 buffer to character offsets in the outermost text."""
 
-    __slots__ = ("_end", "_table", "identity", "shift")
+    __slots__ = ("_end", "_last", "_table", "identity", "shift")
 
     def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None):
         # `outer[i]` is the outer offset of character i of `text` (with one extra entry for the
@@ -28,15 +28,17 @@ class OffsetMap:
         self.identity = outer is None and len(data) == len(text)
         """Byte offsets are character offsets (ASCII text at top level): callers may skip the map."""
         self.shift: int | None = 0 if self.identity else _shift(text, data, outer)
-        """Byte offsets plus this are outer character offsets (``None`` when no one number does):
-        ASCII text at top level, or an ASCII string copied unchanged from the outer text
-        (``bash -c 'cd api && npm test'``)."""
+        """Byte offsets before the end, plus this, are outer character offsets (``None`` when no one
+        number does): ASCII text at top level, or an ASCII string copied unchanged from the outer
+        text (``bash -c 'cd api && npm test'``, whose end is after the closing quote)."""
         self._end = len(data)
+        self._last = outer[-1] if outer else len(data)
         self._table: Sequence[int] | None = None if self.shift is not None else _byte_table(text, data, outer)
 
     def __call__(self, offset: int) -> int:
-        if self.shift is not None:
-            return (offset if offset <= self._end or self.identity else self._end) + self.shift
+        shift = self.shift
+        if shift is not None:
+            return offset + shift if offset < self._end or self.identity else self._last
         table = self._table
         assert table is not None
         if offset >= len(table):
@@ -53,7 +55,7 @@ class OffsetMap:
         if shift is not None:
             if self.identity:
                 return Span(start, max(start, end))
-            if start <= end <= self._end:
+            if start <= end <= self._end and start < self._end:
                 return Span(start + shift, end + shift)
         first = self(start)
         if end <= start:
@@ -63,10 +65,10 @@ class OffsetMap:
 
 def _shift(text: str, data: bytes, outer: Sequence[int] | None) -> int | None:
     """The one number that maps every byte of ``data`` to its outer offset, if there is one."""
-    if outer is None or len(data) != len(text) or not outer:
+    if outer is None or len(data) != len(text) or len(outer) < 2:
         return None
     base = outer[0]
-    if outer[-1] - base != len(text) or list(outer) != list(range(base, base + len(text) + 1)):
+    if outer[-2] - base != len(text) - 1 or list(outer[:-1]) != list(range(base, base + len(text))):
         return None
     return base
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from ._model import Command, Script, Span, Statement, Word
 from ._reasons import reason
@@ -37,35 +39,45 @@ def excerpt(text: str, span: Span | None, limit: int = 60) -> str:
 
 
 class ShellState:
-    """The shell as earlier statements left it."""
+    """The shell as earlier statements left it.
 
-    __slots__ = ("dir_stack", "dirs", "list_start", "maybe_pipefail", "pipefail", "posix_sh", "risk",
-                 "risky_functions", "shadowed")
+    Every field starts at its class default and is replaced, never changed in place (the
+    collections are immutable): a fresh state costs nothing, and a copy shares what it has not
+    changed.
+    """
+
+    pipefail: bool = False
+    """``pipefail`` is surely on (a pipeline fails when any command in it fails)."""
+    maybe_pipefail: bool = False
+    """``pipefail`` may be on (it was switched on somewhere that may not have run)."""
+    dirs: tuple[str, ...] = ()
+    """The ``cd`` targets so far, in order."""
+    dir_stack: tuple[tuple[str, ...], ...] = ()
+    """What ``pushd`` saved, for ``popd``."""
+    shadowed: frozenset[str] = frozenset()
+    """Names redefined as functions or aliases, or re-hashed: they may not run the program."""
+    risky_functions: Mapping[str, Reason] = MappingProxyType({})
+    """Functions whose body can end the script, with the reason why."""
+    risk: Reason | None = None
+    """The first earlier statement that can end the script before the check decides its status."""
+    posix_sh: bool = False
+    """The shell is a POSIX ``sh`` that may not know ``set -o pipefail``."""
+    list_start: tuple[tuple[str, ...], bool, bool] | None = None
+    """Directory and pipefail before the first conditional change in the current `&&`/`||` list."""
 
     def __init__(self, pipefail: bool = False, dirs: tuple[str, ...] = (), posix_sh: bool = False):
-        self.pipefail = pipefail
-        """``pipefail`` is surely on (a pipeline fails when any command in it fails)."""
-        self.maybe_pipefail = pipefail
-        """``pipefail`` may be on (it was switched on somewhere that may not have run)."""
-        self.dirs = dirs
-        self.dir_stack: list[tuple[str, ...]] = []
-        self.shadowed: set[str] = set()
-        """Names redefined as functions or aliases, or re-hashed: they may not run the program."""
-        self.risky_functions: dict[str, Reason] = {}
-        self.risk: Reason | None = None
-        """The first earlier statement that can end the script before the check decides its status."""
-        self.posix_sh = posix_sh
-        self.list_start: tuple[tuple[str, ...], bool, bool] | None = None
-        """Directory and pipefail before the first conditional change in the current `&&`/`||` list."""
+        if pipefail:
+            self.pipefail = self.maybe_pipefail = True
+        if dirs:
+            self.dirs = dirs
+        if posix_sh:
+            self.posix_sh = True
 
     def copy(self) -> ShellState:
         """The state a subshell or a substitution starts from."""
-        other = ShellState(self.pipefail, self.dirs, self.posix_sh)
-        other.maybe_pipefail = self.maybe_pipefail
-        other.dir_stack = list(self.dir_stack)
-        other.shadowed = set(self.shadowed)
-        other.risky_functions = dict(self.risky_functions)
-        other.risk = self.risk
+        other = ShellState()
+        other.__dict__.update(self.__dict__)
+        other.__dict__.pop("list_start", None)
         return other
 
 
@@ -86,10 +98,10 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
             _update_simple(state, command, shell, text, after_or, alone)
         elif command.kind == "function" and command.words:
             name = program_name(command.words[0].value or command.words[0].text)
-            state.shadowed.add(name)
+            state.shadowed = state.shadowed | {name}
             risk = risk_inside(command.body, shell, text) if command.body is not None else None
             if risk is not None:
-                state.risky_functions[name] = risk
+                state.risky_functions = {**state.risky_functions, name: risk}
         elif command.kind not in ("subshell", "group") and command.body is not None and state.risk is None:
             state.risk = risk_inside(command.body, shell, text)
     if statement.op not in ("&&", "||") and state.list_start is not None:
@@ -114,20 +126,23 @@ def _update_simple(state: ShellState, command: Command, shell: str, text: str, a
     args = list(words[1:])
     if name in _CD and alone:
         if name in ("pushd", "push-location"):
-            state.dir_stack.append(state.dirs)
+            state.dir_stack = (*state.dir_stack, state.dirs)
         state.dirs = (*state.dirs, _cd_target(args, shell))
         return
     if name in _POPD and alone:
-        state.dirs = state.dir_stack.pop() if state.dir_stack else (*state.dirs, "<popd>")
+        if state.dir_stack:
+            state.dirs, state.dir_stack = state.dir_stack[-1], state.dir_stack[:-1]
+        else:
+            state.dirs = (*state.dirs, "<popd>")
         return
     if name == "set" and shell == "bash":
         _set_options(state, command, text, alone)
         return
     if shell == "bash" and name == "alias":
         for word in args:  # `alias pytest=true`: an alias shadows the program when aliases expand
-            state.shadowed.add((word.value or word.text).split("=", 1)[0])
+            state.shadowed = state.shadowed | {(word.value or word.text).split("=", 1)[0]}
     if shell == "bash" and name == "hash" and len(args) >= 3 and args[0].value == "-p":
-        state.shadowed.update(w.value or w.text for w in args[2:])
+        state.shadowed = state.shadowed.union(w.value or w.text for w in args[2:])
     if state.risk is None:
         state.risk = risk_of(command, shell, after_or, text, state)
 
