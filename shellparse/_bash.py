@@ -275,8 +275,10 @@ class _Converter:
                 end = child.end_byte
             elif kind == "heredoc_body":
                 body = self.span(child)
-                if "$" in self.text(child) or "`" in self.text(child):
-                    self.collect(child, opaque)
+                if child.child_count:  # only an unquoted delimiter's body has expansions in it
+                    content = self.text(child)
+                    if "$" in content or "`" in content:
+                        self.collect(child, opaque)
             elif kind == "heredoc_end":
                 continue
             elif kind in _REDIRECTS:

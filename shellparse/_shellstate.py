@@ -34,7 +34,13 @@ def excerpt(text: str, span: Span | None, limit: int = 60) -> str:
     """The text of ``span``, on one line, shortened for a message."""
     if span is None:
         return ""
-    piece = " ".join(text[span.start : span.end].split())
+    start, end = span
+    if end - start > 4 * limit:
+        # A long span (a here-document, the rest of a list): its first words decide the excerpt.
+        head = " ".join(text[start : start + 4 * limit].split())
+        if len(head) > limit:
+            return head[: limit - 1] + "…"
+    piece = " ".join(text[start:end].split())
     return piece if len(piece) <= limit else piece[: limit - 1] + "…"
 
 
