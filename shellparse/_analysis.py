@@ -153,7 +153,7 @@ class Analyzer:
         for index, statement in enumerate(statements):
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before: Before = (env.risk, env.pipefail, env.maybe_pipefail)
+            before = Before(env.risk, env.pipefail, env.maybe_pipefail)
             for position, command in enumerate(statement.pipeline.commands):
                 inner = self.command(command, env, shell)
                 if inner:
@@ -348,7 +348,8 @@ def _shell_stdin(command: Command, unwrapped: Unwrapped, text: str) -> Nested | 
         if redirect.op == "<<<" and redirect.target is not None:
             unquoted = bash_unquote(redirect.target.text, redirect.target.span.start)
             if unquoted is not None:
-                return Nested(unquoted[0], unquoted[1], "bash", False, shell)
+                string, positions = unquoted
+                return Nested(string, positions, "bash", False, shell)
     return None
 
 

@@ -169,7 +169,7 @@ class _Converter:
             items.append(Unit(command))
             nodes = stack[::-1]
         self.flatten(nodes, items, error)
-        return regroup(items, error[0] if error else None)
+        return regroup(items, error[0] if error else None)  # the first syntax problem only
 
     def flatten(self, nodes: list[Any], items: list[Token], error: list[tuple[str, Span]]) -> None:
         # An explicit stack: `a && b && … ` nests one level per operator, far deeper than

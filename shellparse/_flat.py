@@ -111,7 +111,8 @@ def regroup(items: list[Token], error: tuple[str, Span] | None = None) -> Script
         assert start is not None
         statements.append(_statement(commands, pipes, negation, start, None, None))
     if error is not None:
-        return Script(tuple(statements), error[0], error[1])
+        message, span = error
+        return Script(tuple(statements), message, span)
     return _new(Script, (tuple(statements), None, None))
 
 

@@ -8,7 +8,7 @@ runs none of them).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._model import Command, Pipeline, Span, Statement
 from ._reasons import reason
@@ -25,8 +25,17 @@ PASS_THROUGH = frozenset({"tee", "tail", "head", "cat", "less", "more"})
 _CMDLET_PASS_THROUGH = frozenset({"select-object", "select", "tee-object", "tee", "ft", "fl", "fw"})
 Consumer = Literal["pass-through", "cmdlet", "deciding"]
 """What a command after a pipe does to the pipeline's status."""
-Before = tuple[Reason | None, bool, bool]
-"""What ran before the check's statement: a risk, pipefail surely on, pipefail maybe on."""
+
+
+class Before(NamedTuple):
+    """What the statements before the check's own did to the shell."""
+
+    risk: Reason | None
+    """Something that can end the script before the check decides the status."""
+    pipefail: bool
+    """``pipefail`` is surely on."""
+    maybe_pipefail: bool
+    """``pipefail`` may be on."""
 
 
 class Verdict:
@@ -59,12 +68,12 @@ def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int]
     if pipeline.negation is not None:
         verdict.mask(reason("negated", pipeline.negation))
     if position > 0:
-        _piped_into(analyzer, verdict, pipeline, position, shell, maybe_pipefail=before[2])
+        _piped_into(analyzer, verdict, pipeline, position, shell, maybe_pipefail=before.maybe_pipefail)
     tail, pipestatus = (None, None) if end + 1 == len(statements) else _tail(analyzer, statements, end, shell)
     if position + 1 < len(pipeline.commands):
         exact = tail is not None and pipestatus == position and index == end
         tail = _piped_out(analyzer, verdict, pipeline, position, shell, tail=tail, exact=exact,
-                          pipefail=before[1])
+                          pipefail=before.pipefail)
     if index > 0 and statements[index - 1].op in ("&&", "||"):
         _list_before(analyzer, verdict, statements, index)
     if index < end:
@@ -76,8 +85,8 @@ def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int]
             verdict.mask(tail)
         else:
             verdict.keep(tail)
-    if before[0] is not None:
-        verdict.mask(before[0])
+    if before.risk is not None:
+        verdict.mask(before.risk)
     return verdict
 
 

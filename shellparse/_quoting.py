@@ -29,7 +29,10 @@ def bash_value(text: str) -> str | None:
     if BASH_SPECIAL.search(text) is None:
         return text
     result = bash_unquote(text, 0)
-    return None if result is None else result[0]
+    if result is None:
+        return None
+    value, _ = result
+    return value
 
 
 def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
@@ -175,7 +178,10 @@ def pwsh_value(text: str) -> str | None:
     if _PWSH_SPECIAL.search(text) is None:
         return text
     result = pwsh_unquote(text, 0)
-    return None if result is None else result[0]
+    if result is None:
+        return None
+    value, _ = result
+    return value
 
 
 def pwsh_unquote(text: str, base: int) -> tuple[str, list[int]] | None:

@@ -322,7 +322,7 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
     if wrapper.string_only:
         return Applied([], Inert(argv[0].span))
     rest = argv[index:]
-    if wrapper.names[0] == "hatch" and rest and rest[0].value and ":" in rest[0].value:
+    if "hatch" in wrapper.names and rest and rest[0].value and ":" in rest[0].value:
         command = rest[0].value.partition(":")[2]
         rest = [Word(rest[0].text, command, rest[0].span), *rest[1:]] if command else rest[1:]
     return Applied(rest, outcome)
@@ -492,10 +492,11 @@ def _joined(words: list[Word], via: Word, *, reads: Literal["bash", "pwsh", "cmd
         unquoted = unquote(word.text, word.span.start)
         if unquoted is None:
             return _problem(wrappers, directories, f"the command string {word.text} expands at run time")
+        string, places = unquoted
         if number:
             parts.append(" ")
             positions.append(positions[-1] if positions else word.span.start)
-        parts.append(unquoted[0])
-        positions.extend(unquoted[1][:-1])
+        parts.append(string)
+        positions.extend(places[:-1])
     positions.append(words[-1].span.end)
     return _runs_string(wrappers, directories, Nested("".join(parts), positions, reads, False, via))
