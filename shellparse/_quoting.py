@@ -47,10 +47,7 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
     while i < n:
         plain = _BASH_PLAIN.match(text, i)
         if plain is not None:  # a run of ordinary characters is copied whole
-            end = plain.end()
-            out.append(text[i:end])
-            pos.extend(range(base + i, base + end))
-            i = end
+            i = _copied(plain, base, out, pos)
             continue
         c = text[i]
         if c == "\\":
@@ -85,6 +82,14 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
     return "".join(out), pos
 
 
+def _copied(run: re.Match[str], base: int, out: list[str], pos: list[int]) -> int:
+    """Copy a run of characters that mean themselves; the index after it."""
+    start, end = run.span()
+    out.append(run.group())
+    pos.extend(range(base + start, base + end))
+    return end
+
+
 def _double_quoted(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
     """Decode a ``"…"`` string starting after the opening quote; the index after it, or -1 when
     it is unterminated or expands."""
@@ -92,10 +97,7 @@ def _double_quoted(text: str, i: int, base: int, out: list[str], pos: list[int])
     while i < n:
         plain = _BASH_QUOTED_PLAIN.match(text, i)
         if plain is not None:
-            end = plain.end()
-            out.append(text[i:end])
-            pos.extend(range(base + i, base + end))
-            i = end
+            i = _copied(plain, base, out, pos)
             continue
         ch = text[i]
         if ch == '"':
@@ -197,9 +199,9 @@ def pwsh_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
                 pos.append(base + i + 1)
             i += 2
         elif c in _PWSH_SINGLE:
-            i = _pwsh_single(text, i + 1, base, out, pos)
+            i = _pwsh_quoted(text, i + 1, base, out, pos, double=False)
         elif c in _PWSH_DOUBLE:
-            i = _pwsh_double(text, i + 1, base, out, pos)
+            i = _pwsh_quoted(text, i + 1, base, out, pos, double=True)
         elif c == "$" and i + 1 < n and _pwsh_expands(text[i + 1]):
             return None
         else:
@@ -220,44 +222,27 @@ def _pwsh_expands(following: str) -> bool:
     return following.isalnum() or following in "_{(?^$:"
 
 
-def _pwsh_single(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
-    """Decode a single-quoted string after its opening quote (``''`` is a literal quote); the
-    index after it, or -1 when it is unterminated."""
+def _pwsh_quoted(text: str, i: int, base: int, out: list[str], pos: list[int], *, double: bool) -> int:
+    """Decode a quoted string after its opening quote: a doubled quote is a literal one, and in a
+    double-quoted string a backtick escapes and ``$name`` expands. The index after it, or -1 when
+    it is unterminated or expands."""
+    quotes, literal = (_PWSH_DOUBLE, '"') if double else (_PWSH_SINGLE, "'")
     n = len(text)
     while i < n:
         ch = text[i]
-        if ch in _PWSH_SINGLE:
-            if i + 1 < n and text[i + 1] in _PWSH_SINGLE:
-                out.append("'")
+        if ch in quotes:
+            if i + 1 < n and text[i + 1] in quotes:
+                out.append(literal)
                 pos.append(base + i)
                 i += 2
                 continue
             return i + 1
-        out.append(ch)
-        pos.append(base + i)
-        i += 1
-    return -1
-
-
-def _pwsh_double(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
-    """Decode a double-quoted string after its opening quote; the index after it, or -1 when it
-    is unterminated or expands."""
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch in _PWSH_DOUBLE:
-            if i + 1 < n and text[i + 1] in _PWSH_DOUBLE:
-                out.append('"')
-                pos.append(base + i)
-                i += 2
-                continue
-            return i + 1
-        if ch == "`" and i + 1 < n:
+        if double and ch == "`" and i + 1 < n:
             out.append(_pwsh_escape(text[i + 1]))
             pos.append(base + i + 1)
             i += 2
             continue
-        if ch == "$" and i + 1 < n and _pwsh_expands(text[i + 1]):
+        if double and ch == "$" and i + 1 < n and _pwsh_expands(text[i + 1]):
             return -1
         out.append(ch)
         pos.append(base + i)
