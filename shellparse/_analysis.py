@@ -93,7 +93,7 @@ class Analyzer:
             self.effect = UNKNOWN
             for finding in findings:
                 finding.degrade("masked", [reason("parse-error", script.error_span, "check", error=parse_error)])
-        checks = tuple(self._check(finding) for finding in findings)
+        checks = (self._check(findings[0]),) if len(findings) == 1 else tuple(map(self._check, findings))
         primary = None
         for check in checks:
             if primary is None or _RANK[check.exit_source] <= _RANK[primary.exit_source]:
@@ -220,9 +220,12 @@ class Analyzer:
             return []
         if identified.fixes:
             self.effect = MUTATING
+        moved = env.dirs or unwrapped.directories or identified.directories
         finding = _Finding(identified, Span(argv[0].span.start, command.span.end),
-                           _directory(env, unwrapped, identified))
-        finding.degrade(*self._simple_verdict(command, unwrapped, env))
+                           _directory(env, unwrapped, identified) if moved else None)
+        if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed \
+                or unwrapped.background is not None:
+            finding.degrade(*self._simple_verdict(command, unwrapped, env))
         return [finding]
 
     def _simple_verdict(self, command: Command, unwrapped: Unwrapped,
@@ -330,8 +333,6 @@ def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:
 
 def _directory(env: ShellState, unwrapped: Unwrapped, identified: Identified) -> str | None:
     """Where the check runs: the shell's directory, then the wrappers' and the check's own options."""
-    if not env.dirs and not unwrapped.directories and not identified.directories:
-        return None
     moves = unwrapped.directories + identified.directories
     return directory(env.dirs + tuple(word_text(word) for word in moves))
 

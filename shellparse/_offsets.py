@@ -57,10 +57,15 @@ class OffsetMap:
                 return Span(start, max(start, end))
             if start <= end <= self._end and start < self._end:
                 return Span(start + shift, end + shift)
-        first = self(start)
+        table = self._table
+        if table is None:
+            first = self(start)
+            return Span(first, first if end <= start else self(end - 1) + 1)
+        last = len(table) - 1
+        first = table[start] if start <= last else table[last]
         if end <= start:
             return Span(first, first)
-        return Span(first, self(end - 1) + 1)
+        return Span(first, (table[end - 1] if end - 1 <= last else table[last]) + 1)
 
 
 def _shift(text: str, data: bytes, outer: Sequence[int] | None) -> int | None:
