@@ -118,7 +118,7 @@ class Analyzer:
 
     def _check(self, finding: _Finding) -> Check:
         identified = finding.identified
-        statement = " ".join(map(shlex.quote, identified.statement))
+        statement = _statement(identified.statement)
         digest = hashlib.sha256(
             f"{identified.kind}\0{finding.directory or ''}\0{statement}".encode("utf-8", "surrogatepass")
         ).hexdigest()[:16]
@@ -325,6 +325,15 @@ def parse_nested(text: str, positions: list[int], dialect: Shell) -> Script:
 
         return parse_pwsh(text, offsets, data=data)
     return parse_bash(text, offsets, data=data)
+
+
+def _statement(parts: tuple[str, ...]) -> str:
+    """The argv as a shell would read it back: each word quoted by ``shlex.quote`` as needed."""
+    joined = "".join(parts)
+    if all(parts) and shlex.quote(joined) == joined:
+        # No word is empty or holds a character to quote, so none needs quotes (one test for all).
+        return " ".join(parts)
+    return " ".join(map(shlex.quote, parts))
 
 
 def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:

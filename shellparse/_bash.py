@@ -52,7 +52,7 @@ def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0, data
     if offsets is None:
         offsets = IDENTITY if ascii_text else OffsetMap(text, data)
     tree = bash_parser().parse(data if ascii_text else _ascii_stand_in(data))
-    converter = _Converter(data, offsets, depth, ascii_text)
+    converter = _Converter(text, data, offsets, depth)
     try:
         return converter.program(tree.root_node)
     except RecursionError:  # NestingTooDeep included
@@ -76,14 +76,15 @@ def _ascii_stand_in(data: bytes) -> bytes:
 
 
 class _Converter:
-    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "offsets")
+    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "offsets", "source")
 
-    def __init__(self, data: bytes, offsets: OffsetMap, depth: int, ascii_text: bool):
+    def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int):
+        self.source = text
         self.data = data
         self.offsets = offsets
         self.depth = depth
-        self.ascii = ascii_text
-        """No character outside ASCII: no node boundary can fall inside a character."""
+        self.ascii = len(data) == len(text)
+        """No character outside ASCII: byte offsets are offsets into ``source``."""
         self.identity = offsets.identity
         self.carriage_returns = b"\r" in data
 
@@ -96,14 +97,14 @@ class _Converter:
 
     def text(self, node: Any) -> str:
         if self.ascii:
-            return self.data[node.start_byte : node.end_byte].decode()
+            return self.source[node.start_byte : node.end_byte]
         return decode(self.data, node.start_byte, node.end_byte)
 
     def word(self, node: Any, opaque: list[Opaque]) -> Word:
         # The hottest function of the analysis: node properties are read once each, and the
         # tuples are built without their generated constructors.
         start, end = node.start_byte, node.end_byte
-        text = self.data[start:end].decode() if self.ascii else decode(self.data, start, end)
+        text = self.source[start:end] if self.ascii else decode(self.data, start, end)
         if node.child_count and ("$(" in text or "`" in text or "<(" in text or ">(" in text):
             self.collect(node, opaque)
         value = text if BASH_SPECIAL.search(text) is None else bash_value(text)

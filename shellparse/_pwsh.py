@@ -57,7 +57,7 @@ def parse_pwsh(text: str, offsets: OffsetMap | None = None, depth: int = 0, data
     if offsets is None:
         offsets = IDENTITY if ascii_text else OffsetMap(text, data)
     tree = pwsh_parser().parse(_DOUBLE_DASH.sub(b"__", data) if b"--" in data else data)
-    converter = _Converter(data, offsets, depth, ascii_text)
+    converter = _Converter(text, data, offsets, depth)
     try:
         script = converter.script(tree.root_node.children)
     except RecursionError:  # NestingTooDeep included
@@ -69,14 +69,15 @@ def parse_pwsh(text: str, offsets: OffsetMap | None = None, depth: int = 0, data
 
 
 class _Converter:
-    __slots__ = ("ascii", "data", "depth", "identity", "offsets")
+    __slots__ = ("ascii", "data", "depth", "identity", "offsets", "source")
 
-    def __init__(self, data: bytes, offsets: OffsetMap, depth: int, ascii_text: bool):
+    def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int):
+        self.source = text
         self.data = data
         self.offsets = offsets
         self.depth = depth
-        self.ascii = ascii_text
-        """No character outside ASCII: no node boundary can fall inside a character."""
+        self.ascii = len(data) == len(text)
+        """No character outside ASCII: byte offsets are offsets into ``source``."""
         self.identity = offsets.identity
 
     def span(self, node: Any) -> Span:
@@ -86,7 +87,7 @@ class _Converter:
 
     def text(self, node: Any) -> str:
         if self.ascii:
-            return self.data[node.start_byte : node.end_byte].decode()
+            return self.source[node.start_byte : node.end_byte]
         return decode(self.data, node.start_byte, node.end_byte)
 
     def word(self, node: Any, opaque: list[Opaque]) -> Word:
