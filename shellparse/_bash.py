@@ -235,7 +235,7 @@ class _Converter:
                                             redirects=tuple(redirects), opaque=tuple(opaque)))
         else:
             stack.extend(reversed(continuation))
-            stack.append(Attach(tuple(redirects), tuple(opaque), end, tuple(extra_words)))
+            stack.append(_new(Attach, (tuple(redirects), tuple(opaque), end, tuple(extra_words))))
             stack.append(body)
 
     # -- commands ----------------------------------------------------------------------------
@@ -294,7 +294,7 @@ class _Converter:
                 end = child.end_byte
             elif child.is_named:
                 extra_words.append(self.word(child, opaque))  # `echo a > f b`: `b` is an argument
-        return Redirect(op, fd, target, self.offsets.span(node.start_byte, end), body)
+        return _new(Redirect, (op, fd, target, self.offsets.span(node.start_byte, end), body))
 
     def compound(self, node: Any) -> Command:
         kind = node.type

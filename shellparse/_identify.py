@@ -40,6 +40,7 @@ ALIASES = {
 MODULE_HEADS = {"unittest": ("python", "-m", "unittest")}
 # Families whose "program" is a script of the project: the statement names it by its path.
 SCRIPT_FAMILIES = frozenset({"runtests", "django", "artisan", "test-script"})
+_new = tuple.__new__
 _RUNNER_VALUE_OPTIONS = ("-r", "--require", "-I", "--import", "-e", "--eval", "-c", "--loader", "--conditions",
                          "-d", "--define")
 
@@ -166,7 +167,7 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
     if family.style == "program":
         if family.requires and not _has_flag(args, family.requires):
             return None
-        return Identified(family.name, family.program_kind, (*head, *map(_text, args)), (), fixes)
+        return _new(Identified, (family.name, family.program_kind, (*head, *map(_text, args)), (), fixes))
     if family.style == "scripts":
         return _script(family, name, args)
     arguments = _arguments(family, args)

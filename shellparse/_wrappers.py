@@ -119,6 +119,7 @@ SHELL_PROGRAMS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "
 """POSIX shells that run a ``-c`` string or a script (``busybox`` only as ``busybox sh``)."""
 PWSH_PROGRAMS = frozenset({"pwsh", "powershell", "pwsh-preview"})
 """PowerShell executables that run a ``-Command`` string."""
+_new = tuple.__new__
 _STRING_RUNNERS = frozenset({"cmd", "eval", "iex", "invoke-expression"})
 _MAY_WRAP = frozenset(_BY_NAME) | SHELL_PROGRAMS | PWSH_PROGRAMS | _STRING_RUNNERS | {"coverage"}
 _PYTHON_OPTIONS_WITH_VALUE = ("-W", "-X", "--check-hash-based-pycs")
@@ -214,7 +215,7 @@ def _option(word: Word) -> tuple[str, str | None]:
 def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
     """Peel wrappers off ``words`` (a simple command's argv)."""
     if not words or words[0].value is None or program_name(words[0].value) not in _MAY_WRAP:
-        return Unwrapped(words)  # the common case: no wrapper at all
+        return _new(Unwrapped, (words, (), (), None, None, None, None))  # the common case: no wrapper at all
     argv = list(words)
     wrappers: list[Word] = []
     directories: list[Word] = []
