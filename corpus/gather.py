@@ -19,7 +19,8 @@ Groups:
   B  Shell commands from the agent transcripts (Claude `Bash` tool_use blocks, Codex
      `exec_command`/`shell` function calls, Pi bash tool calls), de-duplicated.
   R  The same extraction over the real-session transcripts (PowerShell tool calls
-     included), written to real_commands.jsonl: an unlabelled benchmark set.
+     included), written to real_commands.jsonl without the group key: an unlabelled
+     benchmark set.
   C  NL2Bash: every 84th line of all.cm (lines 1, 85, 169, ...) that `bash -n`
      accepts, de-duplicated, plus a short hand-picked list of lines in which a
      check-family word (make, ant, mvn, gradle, npm, go) occurs.
@@ -150,6 +151,8 @@ def main() -> None:
         ap.error("give the swebench wheel, or --real DIR")
     for gen in groups:
         for row in gen:
+            if a.real:
+                del row["group"]  # the real-session set is a file of its own
             print(json.dumps(row, ensure_ascii=False))
 
 
