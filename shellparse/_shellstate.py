@@ -81,9 +81,10 @@ class ShellState:
 
     def copy(self) -> ShellState:
         """The state a subshell or a substitution starts from."""
-        other = ShellState()
-        other.__dict__.update(self.__dict__)
-        other.__dict__.pop("list_start", None)
+        other = ShellState(posix_sh=self.posix_sh)
+        other.pipefail, other.maybe_pipefail, other.risk = self.pipefail, self.maybe_pipefail, self.risk
+        other.dirs, other.dir_stack = self.dirs, self.dir_stack
+        other.shadowed, other.risky_functions = self.shadowed, self.risky_functions
         return other
 
 
