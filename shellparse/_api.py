@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 from functools import lru_cache
-from typing import TypeGuard
 
 from ._analysis import Analyzer
 from ._bash import parse_bash
@@ -112,18 +111,10 @@ def _encoded(command: str) -> bytes | _Unusable:
 
 def _checked(command: object, shell: str, policy: str) -> tuple[Shell, Policy]:
     """``shell`` and ``policy`` as the words they are; raises for arguments analyze cannot take."""
-    if not _is_shell(shell):
+    if shell not in SHELLS:
         raise UnknownShell(f"shell must be one of {', '.join(SHELLS)}, not {shell!r}")
-    if not _is_policy(policy):
+    if policy not in POLICIES:
         raise UnknownPolicy(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if not isinstance(command, str):
         raise NotACommand(f"command must be a str, not {type(command).__name__}")
     return shell, policy
-
-
-def _is_shell(value: str) -> TypeGuard[Shell]:
-    return value in SHELLS
-
-
-def _is_policy(value: str) -> TypeGuard[Policy]:
-    return value in POLICIES
