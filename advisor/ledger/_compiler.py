@@ -25,9 +25,11 @@ from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, ConsultSetting
 from advisor.errors import LedgerTooLarge
 from advisor.models import ToolSpec
 from obligations import (
+    AgentSpawned,
     AssistantMessage,
     Compaction,
     Event,
+    HostMessage,
     Item,
     ToolCatalogue,
     ToolCompleted,
@@ -45,11 +47,12 @@ from shellparse import Policy
 
 from ._cards import card, user_shell_card
 from ._catalogue import catalogue_message, tool_lines
+from ._evidence import witnessed_keys
 from ._expand import Source, full_text
 from ._log import Block, BlockKind, Log, Round
 from ._render import Draft, Segment, segment_text
 from ._settings import LedgerSettings
-from ._text import expandable
+from ._text import clip, expandable
 from ._trim import Fitted, fit
 from ._wording import (
     CONSULT_INSTRUCTION,
@@ -60,6 +63,9 @@ from ._wording import (
     obligations_text,
     summary_label,
 )
+
+REVIEW_EXTENSION = "advisor-review"
+"""The extension message a delivered completion review is recorded as (Pi)."""
 
 
 @dataclass(slots=True)
@@ -91,12 +97,13 @@ class Ledger:
 
     ``host`` (``claude-code``, ``codex``, ``pi``) names the host's built-in tools for the catalogue
     and its summaries' label; ``tools`` adds tools the host declares up front. ``agent_id`` is the
-    agent whose work is shown (obligations are tracked for every agent). Events of any type may be
-    given; those the ledger does not show still reach its tracker.
+    agent whose work is shown (default: the session's own agent — the first that no event announced
+    as a sub-agent); obligations are tracked for every agent. Events of any type may be given;
+    those the ledger does not show still reach its tracker.
     """
 
     def __init__(self, *, host: TranscriptFormat | None = None, tools: Iterable[ToolInfo] = (),
-                 settings: LedgerSettings | None = None, session_id: str | None = None, agent_id: str = "root",
+                 settings: LedgerSettings | None = None, session_id: str | None = None, agent_id: str | None = None,
                  policy: Policy = "seed", system: str = ADVISOR_SYSTEM_PROMPT) -> None:
         self.host: TranscriptFormat | None = host
         self.settings = settings or LedgerSettings()
@@ -119,6 +126,8 @@ class Ledger:
         self._call_handles: dict[str, str] = {}
         self._counter = 0
         self._tracker = Tracker(TrackerConfig(policy=policy, escalation=None))
+        self._spawned: set[str] = set()
+        self._passes: dict[tuple[str, str | None], int] = {}
         self._anchor = 0
         self.events = 0
         """Events taken so far."""
@@ -134,7 +143,13 @@ class Ledger:
     def add(self, event: Event) -> None:
         """Take one event."""
         self.events += 1
-        self._tracker.handle(event)
+        tick = self._tracker.handle(event)
+        if isinstance(event, AgentSpawned):
+            if event.parent_id is not None:
+                self._spawned.add(event.agent_id)
+            return
+        if self.agent_id is None and event.agent_id not in self._spawned:
+            self.agent_id = event.agent_id
         if event.agent_id != self.agent_id:
             return
         if isinstance(event, ToolDispatched):
@@ -146,11 +161,13 @@ class Ledger:
             if event.reasoning.strip():
                 self._reasoning = (event.reasoning, self._step.handle)
         elif isinstance(event, ToolCompleted):
-            self._completed(event)
+            self._completed(event, tick)
         elif isinstance(event, UserMessage):
             self._user(event)
         elif isinstance(event, Compaction):
             self._compaction(event)
+        elif isinstance(event, HostMessage):
+            self._host_message(event)
         elif isinstance(event, ToolCatalogue):
             self._catalogued(event)
 
@@ -197,7 +214,7 @@ class Ledger:
         else:
             self._pending[event.call_id] = event
 
-    def _completed(self, event: ToolCompleted) -> None:
+    def _completed(self, event: ToolCompleted, tick: int) -> None:
         if event.call_id in self._excluded:
             self._excluded.discard(event.call_id)
             return
@@ -212,6 +229,8 @@ class Ledger:
         handle = self._handle_of(event if event.entry_id else call)
         self._sources[handle] = Source(call, event)
         self._call_handles[call.call_id] = handle
+        for key in witnessed_keys(call, event, self.policy):
+            self._passes[(key, call.cwd)] = tick
         if call.user_shell:
             self._block("user-shell", user_shell_card(handle, call, event), handle)
         else:
@@ -241,6 +260,21 @@ class Ledger:
             summary = expandable(redact(event.summary.strip()), self.settings.user_message_max_chars, handle)
             self._block("summary", f"{label}\n{summary}", handle)
 
+    def _host_message(self, event: HostMessage) -> None:
+        """A hook's feedback is shown as the host's, whatever its visibility (the agent acted on it); an
+        extension's message only when the user saw it; a delivered completion review is past advice."""
+        text = event.text.strip()
+        if event.kind == "extension" and event.name == REVIEW_EXTENSION:
+            self._close(None, redact(text) if text else None, review=True)
+        elif event.kind == "hook-feedback" and text:
+            handle = self._handle_of(event)
+            preview = expandable(redact(text), self.settings.custom_preview_chars, handle)
+            self._block("host", f"[host: hook feedback, not the user's words] {preview}", handle)
+        elif event.kind == "extension" and text and not event.hidden:
+            handle = self._handle_of(event)
+            preview = clip(redact(text), self.settings.custom_preview_chars)
+            self._block("host", f"[extension message: {event.name or 'unnamed'}] {preview}", handle)
+
     def _catalogued(self, event: ToolCatalogue) -> None:
         new = [tool for tool in event.tools if tool.name not in self._declared]
         self._declared.update(tool.name for tool in new)
@@ -257,11 +291,14 @@ class Ledger:
 
     def open_obligations(self) -> list[Item]:
         """The shown agent's open verification obligations, oldest first."""
-        return self._tracker.open_items(self.agent_id)
+        return self._tracker.open_items(self.agent_id or "root")
 
-    def _unresolved_earlier(self) -> list[Item]:
-        return [item for task in self._tracker.ended_tasks() if task.agent_id == self.agent_id
-                for item in task.unresolved]
+    def unresolved_earlier(self) -> list[Item]:
+        """Obligations an earlier task of the shown agent left open that no genuine pass of the same
+        check (in the same directory) has witnessed since."""
+        agent = self.agent_id or "root"
+        return [item for task in self._tracker.ended_tasks() if task.agent_id == agent for item in task.unresolved
+                if item.key is None or self._passes.get((item.key, item.cwd), 0) <= task.ended_tick]
 
     def _card_of(self, call_id: str | None) -> str:
         handle = self._call_handles.get(call_id or "")
@@ -276,7 +313,7 @@ class Ledger:
         running = [Block("round", "", None, Round(call, None)) for call in self._pending.values()]
         asked = next(iter(self._asked.values()), None)
         shown = redact(question) if question else asked
-        closing = "\n\n".join([obligations_text(self.open_obligations(), self._unresolved_earlier(), self._card_of),
+        closing = "\n\n".join([obligations_text(self.open_obligations(), self.unresolved_earlier(), self._card_of),
                                REVIEW_INSTRUCTION if review else CONSULT_INSTRUCTION])
         return Draft(self._catalogue, self._closed, self._open, tail_start, provisional, running,
                      self._reasoning, shown or None, closing, self.policy)

@@ -47,6 +47,20 @@ def _verdict(command: str, check: Check, exit_code: int | None) -> str:
     return f"witnessed via `{pipe}`" if pipe else "witnessed"
 
 
+def witnessed_keys(call: ToolDispatched, result: ToolCompleted, policy: Policy = "seed") -> list[str]:
+    """The checks a shell call passed genuinely: exit 0, the status each check's own, no failure in
+    the output (their validation keys)."""
+    found = shell_command(call.tool, call.arguments, call.shell)
+    if found is None or result.exit_code != 0:
+        return []
+    analysis = shellparse.analyze(found[0], found[1], policy)
+    passed = [check for check in analysis.checks if check.witness_eligible]
+    if not passed or (result.output and any(shellparse.failure_evidence(check.validation.family, result.output)
+                                            for check in passed)):
+        return []
+    return [check.validation.key for check in passed]
+
+
 def check_evidence(call: ToolDispatched, result: ToolCompleted, policy: Policy = "seed") -> str:
     """The card fields for a shell call that ran one or more checks (``""`` for any other call)."""
     found = shell_command(call.tool, call.arguments, call.shell)

@@ -7,14 +7,14 @@ from typing import Any
 from obligations import AssistantMessage, Compaction, Event, ToolCompleted, ToolDispatched, UserMessage
 
 
-def user(text: str, id: str | None = None, *, images: int = 0) -> UserMessage:
+def user(text: str, id: str | None = None, *, images: int = 0, **fields: Any) -> UserMessage:
     """The user says ``text``."""
-    return UserMessage(text=text, entry_id=id, images=images)
+    return UserMessage(text=text, entry_id=id, images=images, **fields)
 
 
-def say(text: str, id: str | None = None, *, reasoning: str = "") -> AssistantMessage:
+def say(text: str, id: str | None = None, *, reasoning: str = "", **fields: Any) -> AssistantMessage:
     """The executor writes ``text`` (thinking ``reasoning``)."""
-    return AssistantMessage(text=text, reasoning=reasoning, entry_id=id)
+    return AssistantMessage(text=text, reasoning=reasoning, entry_id=id, **fields)
 
 
 def call(cid: str, tool: str, arguments: dict[str, Any] | None = None, id: str | None = None,

@@ -7,7 +7,7 @@ from typing import Any
 
 from advisor.consult import AdvisorPrompt
 from advisor.ledger import Ledger, LedgerSettings, catalogue_message, first_sentence
-from obligations import AgentSpawned, Event, ToolCatalogue, ToolInfo
+from obligations import AgentSpawned, Event, HostMessage, ToolCatalogue, ToolInfo
 from tests.advisor.ledger.builders import advice, ask, call, compaction, result, round_, say, user
 
 INSTRUCTION = "Advise the executor on the situation above."
@@ -260,3 +260,67 @@ def test_everything_shown_is_redacted() -> None:
     sent = str(texts(ledger.prompt(question=f"and {key}?")))
     assert key not in sent and "[REDACTED:openai-key]" in sent
     assert key not in (ledger.expand("r") or "") and key not in (ledger.expand("u") or "")
+
+
+def test_extension_messages_are_shown_only_when_the_user_saw_them() -> None:
+    """LED-12: a displayed extension message is `[extension message: note] …`; a hidden one never appears."""
+    p = prompt([user("task"), HostMessage(kind="extension", name="note", text="VISIBLE NOTE"),
+                HostMessage(kind="extension", name="secret", text="HIDDEN NOTE", hidden=True)], question="q")
+    assert "[extension message: note] VISIBLE NOTE" in p.messages[-1].text and "HIDDEN NOTE" not in str(texts(p))
+
+
+def test_hook_feedback_is_host_context_never_the_users_words() -> None:
+    """A Stop hook's block reason (hidden from the user in Claude Code) is shown, labelled as the host's."""
+    p = prompt([user("task", "u"), say("done", "s"),
+                HostMessage(kind="hook-feedback", text="Verification obligations are open", hidden=True, entry_id="h")],
+               question="q")
+    text = p.messages[-1].text
+    assert "#h" not in text and "[host: hook feedback, not the user's words] Verification obligations are open" in text
+    assert "[user] Verification" not in text
+
+
+def test_a_delivered_completion_review_is_replayed_as_past_advice() -> None:
+    """REV-14: a review's advice is an assistant turn after the review marker; the extension label never shows."""
+    p = prompt([user("fix the bug", "u"), say("Done: the fix is in a.ts.", "s"),
+                HostMessage(kind="extension", name="advisor-review", text="Severity: concern\nCheck the null path."),
+                user("ok, continue", "n")], question="q")
+    (r0, m0), (r1, m1), (r2, _) = texts(p)
+    assert (r0, r1, r2) == ("user", "assistant", "user") and m1 == "Severity: concern\nCheck the null path."
+    assert m0.endswith("Completion review: the executor had just delivered the answer above.")
+    assert "[extension message: advisor-review]" not in str(texts(p))
+
+
+def test_a_review_request_ends_on_the_review_instruction() -> None:
+    """A completion review asks the advisor to review the executor's last answer, with git_diff when files changed."""
+    ledger = Ledger().extend([user("fix it"), *round_("c", "edit", {"path": "a", "old": "x", "new": "y"}, "ok", "r"),
+                              say("Fixed in a.")])
+    last = ledger.prompt(review=True).messages[-1].text
+    assert "[executor] Fixed in a." in last and last.rstrip().endswith("`Severity: none` means the answer stands.")
+
+
+def test_the_closing_message_lists_the_open_obligations_with_their_cards() -> None:
+    """A failing check, then a masked re-run: the instruction lists the obligation, its failing card and why the
+    re-run did not count; after a genuine pass it is gone."""
+    failing = [user("make the tests pass", "u"),
+               *round_("c1", "Bash", {"command": "pytest -q"}, "=== 1 failed in 0.1s ===", "r1", exit_code=1),
+               *round_("c2", "Bash", {"command": "pytest -q; echo done"}, "1 passed\ndone", "r2", exit_code=0)]
+    text = prompt(failing, question="done?").messages[-1].text
+    assert "- `pytest -q` (test): failed, last at #r1" in text and "the re-run at #r2 did not count" in text
+    passed = prompt([*failing, *round_("c3", "Bash", {"command": "pytest -q"}, "1 passed", "r3", exit_code=0)],
+                    question="done?").messages[-1].text
+    assert NONE_OPEN in passed and "#r3 Bash" in passed
+
+
+def test_obligations_an_earlier_task_left_are_listed_until_genuinely_passed() -> None:
+    """A check that failed in an earlier task is still listed after the user moves on, until a genuine pass."""
+    earlier = [user("task one"), *round_("c1", "Bash", {"command": "npm test"}, "fail", "r1", exit_code=1),
+               user("task two")]
+    assert "[left unresolved when the user moved on to another task]" in prompt(earlier, question="q").messages[-1].text
+    later = prompt([*earlier, *round_("c2", "Bash", {"command": "npm test"}, "ok", "r2", exit_code=0)], question="q")
+    assert NONE_OPEN in later.messages[-1].text
+
+
+def test_a_sub_agents_own_file_shows_its_own_work() -> None:
+    """A session whose events all belong to one agent that was never announced is that agent's session."""
+    p = prompt([user("review this", agent_id="worker-7"), say("looking", agent_id="worker-7")], question="q")
+    assert "[user] review this" in p.messages[-1].text and "[executor] looking" in p.messages[-1].text
