@@ -17,6 +17,7 @@ shown is redacted.
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -47,6 +48,7 @@ from shellparse import Policy
 
 from ._cards import card, user_shell_card
 from ._catalogue import catalogue_message, tool_lines
+from ._compaction import restart
 from ._evidence import witnessed_keys
 from ._expand import Source, full_text
 from ._log import Block, BlockKind, Log, Round
@@ -57,7 +59,7 @@ from ._trim import Fitted, fit
 from ._wording import (
     CONSULT_INSTRUCTION,
     PASTED,
-    RESTATED_HEADER,
+    PRIOR_HEADER,
     REVIEW_INSTRUCTION,
     TOOLS_DECLARED,
     obligations_text,
@@ -121,13 +123,15 @@ class Ledger:
         self._excluded: set[str] = set()
         self._step: _Step | None = None
         self._reasoning: tuple[str, str | None] | None = None
-        self._span_users: list[str] = []
+        self._prior: list[str] = []
+        self._seen: dict[str, int] = {}
         self._sources: dict[str, Source] = {}
         self._call_handles: dict[str, str] = {}
         self._counter = 0
         self._tracker = Tracker(TrackerConfig(policy=policy, escalation=None))
         self._spawned: set[str] = set()
         self._passes: dict[tuple[str, str | None], int] = {}
+        self._ended: deque[tuple[int, list[Item]]] = deque(maxlen=TrackerConfig().ended_tasks)
         self._anchor = 0
         self.events = 0
         """Events taken so far."""
@@ -143,7 +147,12 @@ class Ledger:
     def add(self, event: Event) -> None:
         """Take one event."""
         self.events += 1
+        ending = self._tracker.open_items(event.agent_id) if isinstance(event, UserMessage) and not event.goal else []
         tick = self._tracker.handle(event)
+        if ending:
+            self._ended.append((tick, ending))  # the task this message ended left these open
+        if event.entry_id is not None:
+            self._seen.setdefault(event.entry_id, self.events)
         if isinstance(event, AgentSpawned):
             if event.parent_id is not None:
                 self._spawned.add(event.agent_id)
@@ -158,8 +167,8 @@ class Ledger:
         self._flush()
         if isinstance(event, AssistantMessage):
             self._step = _Step(event, self._handle_of(event))
-            if event.reasoning.strip():
-                self._reasoning = (event.reasoning, self._step.handle)
+            # Only the newest step's reasoning is shown: the step that asks (or the last one written).
+            self._reasoning = (event.reasoning, self._step.handle) if event.reasoning.strip() else None
         elif isinstance(event, ToolCompleted):
             self._completed(event, tick)
         elif isinstance(event, UserMessage):
@@ -187,7 +196,7 @@ class Ledger:
         return handle
 
     def _block(self, kind: BlockKind, text: str, handle: str | None = None, round: Round | None = None) -> None:
-        self._open.append(Block(kind, text, handle, round))
+        self._open.append(Block(kind, text, handle, round, self.events))
 
     def _flush(self) -> None:
         """The held step's prose becomes a block, unless it was an advisor call's question."""
@@ -237,7 +246,7 @@ class Ledger:
             self._block("round", card(handle, call, event, self.policy), handle, Round(call, event))
 
     def _close(self, question: str | None, advice: str | None, review: bool = False) -> None:
-        self._closed.append(Segment(self._open, question, advice, review))
+        self._closed.append(Segment(self._open, question, advice, review, self.events))
         self._open = Log()
         self._reasoning = None
 
@@ -247,18 +256,23 @@ class Ledger:
         if event.images:
             text += "\n" + PASTED.format(n=event.images)
         self._block("user", text, handle)
-        self._span_users.append(text)
 
     def _compaction(self, event: Compaction) -> None:
-        if event.kind == "compaction" and self._span_users:
-            self._block("restated", RESTATED_HEADER + "\n" + "\n\n".join(self._span_users))
-        if event.kind == "compaction":
-            self._span_users = []
+        summary: Block | None = None
         if event.summary.strip():
             handle = self._handle_of(event)
             label = summary_label(event.kind, self.host)
-            summary = expandable(redact(event.summary.strip()), self.settings.user_message_max_chars, handle)
-            self._block("summary", f"{label}\n{summary}", handle)
+            text = expandable(redact(event.summary.strip()), self.settings.user_message_max_chars, handle)
+            summary = Block("summary", f"{label}\n{text}", handle, None, self.events)
+        if event.kind == "branch":
+            if summary is not None:
+                self._open.append(summary)
+            return
+        kept_from = self._seen.get(event.first_kept) if event.first_kept else None
+        fresh = restart(self._closed, self._open, summary, kept_from)
+        self._closed, self._open = fresh.closed, fresh.open
+        self._prior += [self._restated(block) for block in fresh.dropped_users]
+        self._anchor = 0
 
     def _host_message(self, event: HostMessage) -> None:
         """A hook's feedback is shown as the host's, whatever its visibility (the agent acted on it); an
@@ -274,6 +288,15 @@ class Ledger:
             handle = self._handle_of(event)
             preview = clip(redact(text), self.settings.custom_preview_chars)
             self._block("host", f"[extension message: {event.name or 'unnamed'}] {preview}", handle)
+
+    def _restated(self, block: Block) -> str:
+        """A user message the summary replaced, for the restated words (a tighter cap: they are older)."""
+        source = self._sources.get(block.handle or "")
+        if source is None or not isinstance(source.event, UserMessage):
+            return block.text
+        event = source.event
+        text = "[user] " + expandable(redact(event.text), self.settings.restated_max_chars, block.handle)
+        return text + ("\n" + PASTED.format(n=event.images) if event.images else "")
 
     def _catalogued(self, event: ToolCatalogue) -> None:
         new = [tool for tool in event.tools if tool.name not in self._declared]
@@ -297,8 +320,8 @@ class Ledger:
         """Obligations an earlier task of the shown agent left open that no genuine pass of the same
         check (in the same directory) has witnessed since."""
         agent = self.agent_id or "root"
-        return [item for task in self._tracker.ended_tasks() if task.agent_id == agent for item in task.unresolved
-                if item.key is None or self._passes.get((item.key, item.cwd), 0) <= task.ended_tick]
+        return [item for ended_tick, items in self._ended for item in items if item.agent_id == agent
+                and (item.key is None or self._passes.get((item.key, item.cwd), 0) <= ended_tick)]
 
     def _card_of(self, call_id: str | None) -> str:
         handle = self._call_handles.get(call_id or "")
@@ -315,7 +338,8 @@ class Ledger:
         shown = redact(question) if question else asked
         closing = "\n\n".join([obligations_text(self.open_obligations(), self.unresolved_earlier(), self._card_of),
                                REVIEW_INSTRUCTION if review else CONSULT_INSTRUCTION])
-        return Draft(self._catalogue, self._closed, self._open, tail_start, provisional, running,
+        prior = PRIOR_HEADER + "\n\n" + "\n\n".join(self._prior) if self._prior else None
+        return Draft(self._catalogue, prior, self._closed, self._open, tail_start, provisional, running,
                      self._reasoning, shown or None, closing, self.policy)
 
     def compile(self, *, question: str | None = None, review: bool = False, tools: Sequence[ToolSpec] | None = None,

@@ -40,6 +40,9 @@ class Block:
     """The id ``advisor_expand`` knows it by."""
     round: Round | None = None
     """For a tool round: the call and result, to show it verbatim when it is among the newest."""
+    seq: int = 0
+    """The number of the event that made it (the ledger's count), so a compaction can tell which
+    blocks the host kept."""
 
 
 class Log:
@@ -59,6 +62,13 @@ class Log:
 
     def __len__(self) -> int:
         return len(self.blocks)
+
+    @classmethod
+    def of(cls, blocks: list[Block]) -> Log:
+        """A log holding ``blocks``."""
+        log = cls()
+        log.blocks = list(blocks)
+        return log
 
     def _cover(self, end: int) -> None:
         if end <= self._covered:

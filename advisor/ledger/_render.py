@@ -3,6 +3,7 @@
 ::
 
     [user]  tool catalogue
+    [user]  (after a compaction) the user's own words the summary replaced, verbatim
     [user]  (only when trimmed) the user's own words from the omitted span; then the omission marker
     [user]  <executor_log>…segment 1…</executor_log>  Executor's question: …
     [asst]  advice 1
@@ -53,6 +54,8 @@ class Segment:
     """The advice that answered it; ``None`` when the consultation failed, was skipped or aborted."""
     review: bool = False
     """A completion review rather than a question."""
+    closed_at: int = 0
+    """The number of the event that closed it."""
 
 
 @dataclass(slots=True)
@@ -60,6 +63,8 @@ class Draft:
     """Everything one request is made of, before trimming decides how much of the start to leave out."""
 
     catalogue: str | None
+    prior: str | None
+    """The user's own words from before the last compaction (the summary replaced them for the executor)."""
     closed: Sequence[Segment]
     open: Log
     tail_start: int
@@ -126,6 +131,8 @@ def last_text(draft: Draft, log_text: str, cap: int) -> str:
 def render(draft: Draft, *, cut: int = 0, cap: int) -> list[PromptMessage]:
     """The messages, with the first ``cut`` droppable blocks left out (their user words restated)."""
     messages: list[PromptMessage] = [UserMessage(draft.catalogue)] if draft.catalogue else []
+    if draft.prior:
+        messages.append(UserMessage(draft.prior))
     body: list[PromptMessage] = []
     dropped_users: list[str] = []
     left = cut

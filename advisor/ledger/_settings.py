@@ -7,6 +7,7 @@ setting (``[ledger]``)      default  meaning
 ``tail_max_chars``          8000     cap on each part of a verbatim round (arguments, result,
                                      the executor's reasoning), both ends kept
 ``user_message_max_chars``  20000    cap on one user message (both ends kept, the rest expandable)
+``restated_max_chars``      2000     cap on each user message restated after a compaction
 ``custom_preview_chars``    500      cap on an extension's or a hook's message
 ``token_budget``            250000   trim the request to fit this many tokens (characters / 4);
                                      0 never trims
@@ -35,6 +36,9 @@ class LedgerSettings(Frozen):
     """Cap on each part of a verbatim round: its arguments, its result, the triggering reasoning."""
     user_message_max_chars: int = Field(default=20_000, ge=100)
     """Cap on one user message; past it both ends are kept and the middle is expandable."""
+    restated_max_chars: int = Field(default=2000, ge=100)
+    """Cap on each of the user's messages restated after a compaction replaced them (both ends kept,
+    the rest expandable): they are older, and every later request carries them."""
     custom_preview_chars: int = Field(default=500, ge=50)
     """Cap on an extension's or a hook's message in the log."""
     token_budget: int = Field(default=250_000, ge=0)

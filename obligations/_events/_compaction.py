@@ -20,3 +20,6 @@ class Compaction(BaseEvent):
     """The summary the host wrote (a paraphrase, not the user's words)."""
     kind: SummaryKind = "compaction"
     """``compaction`` or ``branch``."""
+    first_kept: str | None = None
+    """The entry id of the oldest earlier entry the host keeps in the agent's context after the
+    summary (Pi's ``firstKeptEntryId``); ``None`` when the summary replaces everything before it."""

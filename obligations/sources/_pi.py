@@ -25,7 +25,8 @@ How host facts are mapped:
   entry's ``id``.
 - An ``advisor`` result whose ``details`` say the consultation failed, was skipped or aborted is
   an error result: its text is a notice, not advice.
-- ``compaction`` and ``branch_summary``: ``Compaction`` (kind ``branch`` for the latter) with the summary.
+- ``compaction`` and ``branch_summary``: ``Compaction`` (kind ``branch`` for the latter) with the
+  summary, and for a compaction the ``firstKeptEntryId`` as ``first_kept``.
 
 **Exit codes of the ``bash`` tool** (Pi's ``core/tools/bash.ts``): a non-zero exit throws,
 so the result is ``isError`` with ``Command exited with code N`` as its last line — exit N;
@@ -206,7 +207,9 @@ class PiReader:
             return self._message(message if isinstance(message, dict) else {}, entry)
         if kind in ("compaction", "branch_summary"):
             summary = string(entry.get("summary")) or ""
-            return [Compaction(summary=summary, kind="branch" if kind == "branch_summary" else "compaction", **base)]
+            if kind == "branch_summary":
+                return [Compaction(summary=summary, kind="branch", **base)]
+            return [Compaction(summary=summary, first_kept=string(entry.get("firstKeptEntryId")), **base)]
         if kind == "custom_message":
             return [_extension_message(entry, base)]
         if kind not in KNOWN_TYPES:

@@ -36,8 +36,9 @@ def of(events: list[Any], kind: type) -> list[Any]:
     return [event for event in events if isinstance(event, kind)]
 
 
-SESSION: list[Action] = [User("fix it", images=2), Step("on it", "thinking hard", (Call("shell", "pytest -q", "1 passed", 0),)),
-           Ask("done?", "Severity: none\nyes"), UserShell("git status", "clean")]
+SESSION: list[Action] = [User("fix it", images=2),
+                         Step("on it", "thinking hard", (Call("shell", "pytest -q", "1 passed", 0),)),
+                         Ask("done?", "Severity: none\nyes"), UserShell("git status", "clean")]
 
 
 @pytest.mark.parametrize("host", HOSTS)

@@ -7,7 +7,7 @@ from typing import Any
 
 from advisor.consult import AdvisorPrompt
 from advisor.ledger import Ledger, LedgerSettings, catalogue_message, first_sentence
-from obligations import AgentSpawned, Event, HostMessage, ToolCatalogue, ToolInfo
+from obligations import AgentSpawned, Compaction, Event, HostMessage, ToolCatalogue, ToolInfo
 from tests.advisor.ledger.builders import advice, ask, call, compaction, result, round_, say, user
 
 INSTRUCTION = "Advise the executor on the situation above."
@@ -158,6 +158,8 @@ def test_labels_and_thinking_only_for_the_triggering_step() -> None:
     assert "[executor] looking" in p.messages[0].text and "EARLY THOUGHT" not in everything
     assert "PAST ASK THOUGHT" not in everything
     assert "[executor thinking] NOW THOUGHT" in p.messages[-1].text
+    later = prompt([user("task"), say("first", reasoning="OLD THOUGHT"), say("second")], question="q")
+    assert "OLD THOUGHT" not in later.messages[-1].text
 
 
 def test_a_parallel_call_beside_the_advisor_gets_its_card_and_the_prose_is_the_question() -> None:
@@ -187,22 +189,50 @@ def test_sub_agents_work_is_not_shown_but_their_delegation_is() -> None:
     assert "SUBAGENT_ONLY" not in text and "Agent({\"description\":\"review\"})" in text
 
 
-def test_compaction_restates_the_users_words_before_the_paraphrase() -> None:
-    """SUM-1, SUM-2: the user's words from the compacted span come first, then the summary labelled as paraphrase."""
-    p = prompt([user("ORIGINAL REQUEST the summary paraphrases", "u1"),
-                *round_("c", "read", {"path": "a.ts"}, "old detail", "r"), compaction("pi's paraphrase", "k"),
-                user("later request", "u2"), *ask("a", "q", "q")], host="pi")
-    text = p.messages[-1].text
-    restated = text.index("the user's own words from the span the compaction below replaced")
-    summary = text.index("[compaction summary — Pi's paraphrase, not the user's words]\npi's paraphrase")
-    assert restated < text.index("ORIGINAL REQUEST", restated) < summary < text.index("[user] later request")
+def test_a_compaction_starts_the_request_afresh_with_the_users_words_first() -> None:
+    """SUM-1, SUM-2, SUM-5: after a compaction the user's words from the replaced span come first, verbatim, in
+    a message of their own; the log begins with the summary labelled as the host's paraphrase, then what
+    followed; what the summary replaced is left out (still expandable)."""
+    ledger = Ledger(host="pi").extend([
+        user("ORIGINAL REQUEST the summary paraphrases", "u1"), say("old raw assistant detail", "s1"),
+        *round_("c", "read", {"path": "a.ts"}, "old detail", "r"), compaction("pi's paraphrase", "k"),
+        user("later request", "u2"), say("post-compaction assistant", "s2"), *ask("a", "q", "q")])
+    p = ledger.prompt()
+    catalogue, prior, last = (m.text for m in p.messages)
+    assert catalogue.startswith("## Executor's tool catalogue")
+    assert prior.startswith("The user's own words from before the compaction summary") and prior.endswith(
+        "[user] ORIGINAL REQUEST the summary paraphrases")
+    assert last.startswith("<executor_log>\n[compaction summary — Pi's paraphrase, not the user's words]\n"
+                           "pi's paraphrase\n\n[user] later request\n\n[executor] post-compaction assistant")
+    assert "old raw assistant detail" not in last and "#r read" not in last
+    assert ledger.expand("r") == 'read({"path":"a.ts"})\n→ ok:\nold detail'
+
+
+def test_pi_keeps_what_the_host_kept_after_its_summary() -> None:
+    """SUM-6: a Pi compaction whose `firstKeptEntryId` is an earlier entry keeps that entry and what follows, after
+    the summary; only the user's words before it are restated."""
+    p = prompt([user("FIRST", "u1"), *round_("c1", "read", {"path": "a"}, "A", "r1"), user("KEPT", "u2"),
+                *round_("c2", "read", {"path": "b"}, "B", "r2"), Compaction(summary="S", entry_id="k", first_kept="u2"),
+                user("after", "u3")], question="q", host="pi", settings=LedgerSettings(tail_tool_calls=0))
+    prior, last = p.messages[1].text, p.messages[2].text
+    assert "[user] FIRST" in prior and "KEPT" not in prior
+    assert last.startswith("<executor_log>\n[compaction summary — Pi's paraphrase, not the user's words]\nS\n\n"
+                           "[user] KEPT\n\n#r2 read · b · ok · 1 chars\n\n[user] after")
+    assert "#r1" not in last
+
+
+def test_user_words_survive_every_compaction() -> None:
+    """Two compactions: the words from before each are all restated, in order, and nothing the user said is lost."""
+    p = prompt([user("one", "u1"), compaction("S1", "k1"), user("two", "u2"), compaction("S2", "k2"),
+                user("three", "u3")], question="q")
+    assert p.messages[-2].text.endswith("[user] one\n\n[user] two") and "[user] three" in p.messages[-1].text
 
 
 def test_branch_summaries_and_empty_summaries() -> None:
-    """SUM-3, SUM-4: a branch summary is labelled as such; a blank summary adds no block."""
-    text = prompt([user("task"), compaction("S", "b", kind="branch"), compaction("   ", "k")], question="q",
-                  host="pi").messages[-1].text
-    assert "[branch summary — Pi's paraphrase, not the user's words]\nS" in text
+    """SUM-3, SUM-4: a branch summary is an entry of the log, labelled as such; a blank summary adds no block."""
+    text = prompt([user("task"), compaction("S", "b", kind="branch"), compaction("   ", "k", kind="branch")],
+                  question="q", host="pi").messages[-1].text
+    assert "[user] task\n\n[branch summary — Pi's paraphrase, not the user's words]\nS\n</executor_log>" in text
     assert text.count("summary —") == 1
 
 
