@@ -1,6 +1,9 @@
 """The advisor: a reviewer-model consultation pipeline built on ``shellparse`` and
-``obligations`` (not built yet), the host layer, and the ``witness`` command line.
+``obligations``, the host layer, and the ``witness`` command line.
 
+- :mod:`advisor.ledger` — a session compiled into the advisor's request (prefix-stable, incremental);
+- :mod:`advisor.consult` — the consultation loop, its read-only tools, the verdict line, the log;
+- :mod:`advisor.models` — the model clients (``openai``, ``anthropic``, a scripted test double);
 - :mod:`advisor.cli` — the ``witness`` command (``main``) and its click group (``cli``);
 - :mod:`advisor.hosts` — Claude Code's and Codex's hook wire formats and the Stop-hook logic;
 - :mod:`advisor.errors` — the exceptions the advisor raises on purpose.

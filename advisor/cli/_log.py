@@ -46,7 +46,7 @@ def detail_lines(c: Consultation) -> list[str]:
              f"  started      {c.started_at}  finished {c.finished_at}",
              f"  outcome      {_outcome(c.severity, c.stop_reason)}" + (f" — {c.error}" if c.error else ""),
              f"  request      about {c.estimated_tokens:,} tokens ({c.request_chars:,} chars of JSON), "
-             f"{c.stable_prefix_messages} messages in the cache-stable prefix"
+             f"the first {c.stable_prefix_messages} message(s) in the cache-stable prefix"
              + (", ledger trimmed" if c.trimmed else ""),
              f"  usage        {c.usage.input_tokens:,} in ({c.usage.cached_input_tokens:,} cached) · "
              f"{c.usage.output_tokens:,} out" + (f" · ${c.cost_usd:.4f}" if c.cost_usd is not None else ""),

@@ -4,8 +4,9 @@ A card: ``#id tool · primary argument [· edit shape] · status [· size] [· r
 to view] [· check evidence] [· ✗ first error line]`` — the separator is `` · `` (a middle dot),
 an empty field is left out. ``status`` is ``ok``, ``error`` (with the exit code when the host
 recorded a non-zero one) or ``running``; ``size`` is ``N lines`` or ``N chars`` of the result,
-and its images; the error line is the result's first non-blank line (after a host's own ``Exit
-code N`` line), at most 200 characters.
+and its images; the error line is the first of the result's lines that names an error or a
+failure (else its first non-blank line; never a host's own ``Exit code N`` line), at most 200
+characters.
 
 A verbatim round: ``#id tool(<arguments as JSON>)`` then ``→ ok: <result>`` (or ``→ error: …``,
 ``→ running``), each part capped with an expandable marker.
@@ -25,6 +26,7 @@ from ._text import SEPARATOR, clip, expandable
 
 ERROR_LINE_LIMIT = 200
 _HOST_EXIT_LINE = re.compile(r"^\s*(?:Error: )?Exit code -?\d+\s*$")
+_ERRORISH = re.compile(r"error|fail|exception|traceback|panic|denied|not found|cannot|✗|×", re.IGNORECASE)
 
 
 def failed(result: ToolCompleted) -> bool:
@@ -58,11 +60,11 @@ def size(text: str, images: int) -> str:
 
 
 def error_line(text: str) -> str:
-    """The first meaningful line of an error (a host's ``Exit code N`` line skipped), clipped, redacted."""
-    for line in text.splitlines():
-        if line.strip() and not _HOST_EXIT_LINE.match(line):
-            return clip(redact(line), ERROR_LINE_LIMIT)
-    return ""
+    """The line that says what went wrong: among the first 60 lines the first that names an error or a
+    failure, else the first non-blank one (a host's ``Exit code N`` line is never it), clipped, redacted."""
+    lines = [line for line in text.splitlines()[:60] if line.strip() and not _HOST_EXIT_LINE.match(line)]
+    chosen = next((line for line in lines if _ERRORISH.search(line)), lines[0] if lines else "")
+    return clip(redact(chosen), ERROR_LINE_LIMIT) if chosen else ""
 
 
 def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
@@ -75,7 +77,7 @@ def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None,
         text = result_text(result)
         fields += [part for part in (size(text, result.images),) if part]
         if result.images and argument:
-            fields.append("read the path above to view")
+            fields.append("read the path above to view")  # the image is at the call's path
         fields += [part for part in (check_evidence(call, result, policy),) if part]
         if failed(result) and (line := error_line(text)):
             fields.append(f"✗ {line}")

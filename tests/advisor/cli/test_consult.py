@@ -215,7 +215,7 @@ def test_witness_log_lists_and_shows_what_the_advisor_did(tmp_path: Path, home: 
     assert main(["log", ident[:12]]) == ExitCode.OK
     detail = capsys.readouterr().out
     assert f"consultation {ident}" in detail and "ls() →" in detail and "Name it." in detail
-    assert "messages in the cache-stable prefix" in detail
+    assert "message(s) in the cache-stable prefix" in detail
     assert main(["log", "--json", ident]) == ExitCode.OK
     record: dict[str, Any] = json.loads(capsys.readouterr().out)
     assert record["id"] == ident and len(record["transcript"]["responses"]) == 2
@@ -232,3 +232,14 @@ def test_witness_log_with_nothing_recorded(home: Path, capsys: pytest.CaptureFix
 def test_the_sdk_client_of_the_test_is_the_official_one() -> None:
     """The consultations above go through the official `openai` package (not a stand-in)."""
     assert openai.__name__ == "openai" and os.path.basename(os.path.dirname(openai.__file__)) == "openai"
+
+
+def test_what_the_advisors_tools_read_is_redacted_too(tmp_path: Path, home: Path, model_server: ModelServer) -> None:
+    """A key in a workspace file the advisor reads is replaced by its marker before it is sent back to the model."""
+    key = "sk-proj-Q2x8fP0aL9mT4rZ7vB1nK6cH3yW5dJ0s"
+    (tmp_path / "settings.py").write_text(f"OPENAI_API_KEY = '{key}'\n")
+    model_server.enqueue(Reply(tool_calls=[ToolCall("read", {"path": "settings.py"})]), Reply(text="Severity: none"))
+    main(["consult", str(session(tmp_path)), "--model", "gpt-test", "--base-url", model_server.openai_base_url,
+          "--workspace", str(tmp_path)])
+    sent = json.dumps([r.body for r in model_server.requests])
+    assert key not in sent and "OPENAI_API_KEY = '[REDACTED:openai-key]'" in sent

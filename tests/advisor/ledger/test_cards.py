@@ -157,3 +157,10 @@ def test_verbatim_round_carries_the_check_evidence() -> None:
                     result("c", "Tests: 1 failed, 2 passed\nexit: 0", "r2", exit_code=0), limit=8000)
     assert text.splitlines()[0] == '#r2 Bash({"command":"npm test 2>&1 | tail -3; echo exit: $?"})'
     assert "[witness] check: npm test (test) · masked by `; echo exit: $?`" in text
+
+
+def test_error_field_prefers_the_line_that_names_the_error() -> None:
+    """An npm failure starts with its script banner; the card's `✗` field is the line that says what failed."""
+    output = "Exit code 1\n\n> sum-app@1.0.0 test\n> vitest run\n\n FAIL  src/sum.test.ts > adds negatives\n"
+    text = card("r", call("c", "Bash", {"command": "npm test"}), result("c", output, "r", error=True, exit_code=1))
+    assert text.endswith("· ✗ FAIL src/sum.test.ts > adds negatives")
