@@ -31,6 +31,7 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Item, Transition
 from ._notices import NO_RECORD, Notice
 from ._outcomes import OUTCOMES, classify
+from ._redact import redact
 from ._state import ClaimResult, ReviewTicket
 from ._tracker import Tracker
 
@@ -66,4 +67,5 @@ __all__ = [
     "event_from_json",
     "fingerprint",
     "normalize",
+    "redact",
 ]

@@ -12,13 +12,14 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from advisor._home import witness_home
 from advisor._values import Frozen
 from advisor.consult._budget import Spend
-from advisor.consult._result import Consultation, StopReason
+from advisor.consult._result import Consultation, Lineage, StopReason
 from advisor.consult._verdict import Severity
 from advisor.errors import ConsultationNotFound
 from advisor.models import Usage
@@ -56,6 +57,18 @@ class ConsultationSummary(Frozen):
     """Tokens billed in all."""
     cost_usd: float | None
     """Cost, when prices were configured."""
+    requester: str | None = None
+    """For a host's consultation: the agent that asked."""
+    trigger: str | None = None
+    """For a host's consultation: why it ran."""
+    consultation_id: str | None = None
+    """For a host's consultation: its continuable id."""
+    child_id: str | None = None
+    """For a host's consultation: the advisor child."""
+    turn: int | None = None
+    """For a host's consultation: the child's turn."""
+    outcome: str | None = None
+    """For a host's consultation: how it ended for the requester."""
 
 
 class ConsultationLog:
@@ -127,4 +140,11 @@ def _summary(c: Consultation) -> ConsultationSummary:
     return ConsultationSummary(id=c.id, started_at=c.started_at, session_id=c.session_id, advisor=c.advisor,
                                stop_reason=c.stop_reason, severity=c.severity, estimated_tokens=c.estimated_tokens,
                                requests=len(c.attempts), tool_calls=sum(1 for r in c.rounds if r.ran),
-                               usage=c.usage, cost_usd=c.cost_usd)
+                               usage=c.usage, cost_usd=c.cost_usd,
+                               **(_lineage(c.lineage) if c.lineage is not None else {}))
+
+
+def _lineage(lineage: Lineage) -> dict[str, Any]:
+    return {"requester": lineage.requester, "trigger": lineage.trigger,
+            "consultation_id": lineage.consultation_id, "child_id": lineage.child_id, "turn": lineage.turn,
+            "outcome": lineage.outcome}
