@@ -54,6 +54,8 @@ from obligations import (
 )
 
 SNAPSHOT_VERSION = 1
+DELEGATION = "agent"
+"""The tracker's name for a delegation call (one of its delegation tools)."""
 _MATERIAL_WORDS = ("root cause", "fixed", "validated", "because", "verified", "done", "complete")
 
 
@@ -125,6 +127,13 @@ class AdvisorHost:
                 self._restore_from_run_log(agent_id)
             return self._view(record)
 
+    def declare_delegation_tool(self, tool: str) -> None:
+        """Name a host tool that runs a sub-agent (an agent-as-tool, a handoff): it is reported
+        to the tracker as delegation — neither evidence nor a mutation, since the sub-agent's own
+        calls count where they happen — and it is never granted to an advisor."""
+        with self._state.lock:
+            self._state.delegation_tools.add(tool.lower())
+
     def agent(self, agent_id: str) -> AgentView:
         """A registered agent (:class:`~advisor.errors.UnknownAgent` otherwise)."""
         with self._state.lock:
@@ -194,9 +203,10 @@ class AdvisorHost:
             record = state.tree.get(agent_id)
             if record.role == "advisor":
                 return self._advisor_tool(record, call_id, tool, arguments, shell, cwd)
-            event = ToolDispatched(agent_id=agent_id, call_id=call_id, tool=tool, arguments=arguments, shell=shell,
-                                   cwd=cwd)
-            if self._mutates(tool, arguments, shell):
+            delegation = tool.lower() in state.delegation_tools
+            event = ToolDispatched(agent_id=agent_id, call_id=call_id, tool=DELEGATION if delegation else tool,
+                                   arguments=arguments, shell=shell, cwd=cwd)
+            if not delegation and self._mutates(tool, arguments, shell):
                 refusal = state.lease(state.tree.root_of(agent_id)).try_shared(call_id, agent_id)
                 if refusal is not None:
                     return ToolAdmission(allowed=False, reason=refusal)

@@ -73,6 +73,8 @@ class HostState:
     prior: dict[str, list[PriorAdvice]] = field(default_factory=dict)
     inboxes: dict[str, list[str]] = field(default_factory=dict)
     pending_advisor_mutations: dict[str, list[object]] = field(default_factory=dict)
+    delegation_tools: set[str] = field(default_factory=set)
+    """Host tools that run a sub-agent (their own calls count where they happen)."""
     seq_counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     tracker: Tracker = field(init=False)
     gate: ActivationGate = field(init=False)
@@ -106,7 +108,8 @@ class HostState:
     def permission_settings(self) -> PermissionSettings:
         """The global part of the permission model."""
         s = self.settings
-        return PermissionSettings(default_enabled=s.default_enabled_tools, amplifiers=s.capability_amplifier_tools,
+        return PermissionSettings(default_enabled=s.default_enabled_tools,
+                                  amplifiers=s.capability_amplifier_tools | frozenset(self.delegation_tools),
                                   read_only=s.read_only_tools)
 
     def coverage_settings(self) -> CoverageSettings:
