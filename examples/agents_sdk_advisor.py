@@ -39,7 +39,7 @@ from tests.support.agents_script import (  # noqa: E402
 from tests.support.model_server import ModelServer  # noqa: E402
 
 
-def build(base_url: str, workspace: Path, workers: int, home: Path) -> tuple[AgentsAdvisor, Agent[None]]:
+def build(base_url: str, workspace: Path, workers: int, home: Path) -> tuple[AgentsAdvisor, Agent[None], AsyncOpenAI]:
     """The host, the adapter and the agents."""
     client = AsyncOpenAI(base_url=base_url, api_key="scripted")
     executor = OpenAIResponsesModel(model=EXECUTOR_MODEL, openai_client=client)
@@ -62,17 +62,18 @@ def build(base_url: str, workspace: Path, workers: int, home: Path) -> tuple[Age
                        model=executor, tools=[bash])
         root.tools.append(adapter.worker_tool(worker, parent=root, tool_name=f"worker{number}"))
     root.tools.append(adapter.consult_tool())
-    return adapter, root
+    return adapter, root, client
 
 
 async def scenario(base_url: str, workers: int, home: Path) -> int:
     """Run the task; print what happened."""
     with tempfile.TemporaryDirectory() as folder:
         workspace = make_workspace(Path(folder), workers)
-        adapter, root = build(base_url, workspace, workers, home)
+        adapter, root, client = build(base_url, workspace, workers, home)
         try:
             result = await adapter.run(root, "Fix calc.add so that the tests pass, then have the workers report.")
         finally:
+            await client.close()
             adapter.host.close()
         print(f"root says: {result.final_output}")
         for summary in ConsultationLog(home).summaries():

@@ -559,8 +559,10 @@ class AdvisorHost:
         self._portal.drain(timeout)
 
     def close(self) -> None:
-        """Stop the core loop (background consultations are cancelled; their reservations refunded)."""
-        self._portal.close()
+        """Stop the core loop: background consultations are cancelled (their reservations
+        refunded) and the advisor model's client, whose connections belong to that loop, closed."""
+        model = self._state.model
+        self._portal.close(model.aclose if model is not None else None)
 
     def __enter__(self) -> AdvisorHost:
         return self

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -84,8 +84,9 @@ class Portal:
         """Wait for the background work started so far."""
         concurrent.futures.wait(list(self._tasks), timeout=timeout)
 
-    def close(self) -> None:
-        """Stop the loop (background work still running is cancelled)."""
+    def close(self, last: Callable[[], Coroutine[Any, Any, None]] | None = None) -> None:
+        """Stop the loop (background work still running is cancelled; ``last`` runs after that,
+        on the loop, to release what belongs to it)."""
         with self._lock:
             loop, thread, self._loop, self._thread = self._loop, self._thread, None, None
         if loop is None or thread is None:
@@ -97,6 +98,8 @@ class Portal:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            if last is not None:
+                await last()
 
         if thread is not threading.current_thread():
             asyncio.run_coroutine_threadsafe(cancel_all(), loop).result(timeout=10)
