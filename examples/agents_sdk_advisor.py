@@ -22,21 +22,21 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from agents import Agent, OpenAIResponsesModel, function_tool  # noqa: E402
-from openai import AsyncOpenAI  # noqa: E402
+from agents import Agent, OpenAIResponsesModel, function_tool
+from openai import AsyncOpenAI
 
-from advisor.consult import ConsultationLog  # noqa: E402
-from advisor.models import ModelConfig, OpenAIChatModel  # noqa: E402
-from advisor.openai_agents import AgentsAdvisor  # noqa: E402
-from advisor.orchestration import AdvisorHost, HostSettings, RunLog  # noqa: E402
-from tests.support.agents_script import (  # noqa: E402
+from advisor.consult import ConsultationLog
+from advisor.models import ModelConfig, OpenAIChatModel
+from advisor.openai_agents import AgentsAdvisor
+from advisor.orchestration import AdvisorHost, HostSettings, RunLog
+from tests.support.agents_script import (
     ADVISOR_MODEL,
     EXECUTOR_MODEL,
     AgentScript,
     make_workspace,
     run_bash,
 )
-from tests.support.model_server import ModelServer  # noqa: E402
+from tests.support.model_server import ModelServer
 
 
 def build(base_url: str, workspace: Path, workers: int, home: Path) -> tuple[AgentsAdvisor, Agent[None], AsyncOpenAI]:

@@ -111,7 +111,7 @@ def test_root_and_worker_each_fail_a_check_escalate_and_get_advice(model_server:
 
 
 def test_worker_advisor_cannot_use_a_tool_the_worker_cannot_see(model_server: ModelServer, tmp_path: Path) -> None:
-    """The root sees read and grep, the worker only bash: the worker's advisor is offered neither and its grep is refused."""
+    """The root sees read and grep, the worker only bash: the worker's advisor gets neither; its grep is refused."""
     script = AgentScript(workers=1, probes={"root": ToolCall("grep", {"pattern": "def add"}),
                                             "worker1": ToolCall("grep", {"pattern": "def add"})})
     script.install(model_server)
@@ -157,7 +157,7 @@ def test_limiter_holds_at_two_under_five_simultaneous_escalations(model_server: 
     assert model_server.peak_in_flight(ADVISOR_MODEL) == 2
     assert stats["peak_running"] == 2 and stats["consumed"] == 5 and stats["reserved"] == 0
     summaries = ConsultationLog(tmp_path / "home").summaries()
-    assert sorted(s.requester for s in summaries if s.outcome == "delivered") == [f"worker{n}" for n in range(1, 6)]
+    assert sorted(str(s.requester) for s in summaries if s.outcome == "delivered") == [f"worker{n}" for n in range(1, 6)]
     queued = [row for row in RunLog(tmp_path / "home").rows() if getattr(row, "event", None) == "queued"]
     assert len(queued) == 3
     assert "5 workers reported" in str(outcome["result"].final_output)
