@@ -157,7 +157,8 @@ def test_limiter_holds_at_two_under_five_simultaneous_escalations(model_server: 
     assert model_server.peak_in_flight(ADVISOR_MODEL) == 2
     assert stats["peak_running"] == 2 and stats["consumed"] == 5 and stats["reserved"] == 0
     summaries = ConsultationLog(tmp_path / "home").summaries()
-    assert sorted(str(s.requester) for s in summaries if s.outcome == "delivered") == [f"worker{n}" for n in range(1, 6)]
+    delivered = sorted(str(s.requester) for s in summaries if s.outcome == "delivered")
+    assert delivered == [f"worker{n}" for n in range(1, 6)]
     queued = [row for row in RunLog(tmp_path / "home").rows() if getattr(row, "event", None) == "queued"]
     assert len(queued) == 3
     assert "5 workers reported" in str(outcome["result"].final_output)
