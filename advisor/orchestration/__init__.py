@@ -35,6 +35,7 @@ from advisor.orchestration._permissions import (
 )
 from advisor.orchestration._pinning import Pin
 from advisor.orchestration._policy_records import PolicyRecord, read_policy
+from advisor.orchestration._replay import replay
 from advisor.orchestration._report import AdvisorReport
 from advisor.orchestration._run_records import Continuable, PolicyRow, RunLog, RunRecord
 from advisor.orchestration._settings import HostSettings
@@ -125,6 +126,7 @@ __all__ = [
     "fit_verdict",
     "packet_bytes",
     "read_policy",
+    "replay",
     "resolve_wait",
     "tool_class",
 ]
