@@ -344,9 +344,15 @@ class Runner:
                 check_tool(tool, pinned=plan.pin.granted, root_policy=effective_root_policy(
                     state.policy(plan.root), settings), visible=agent.visible_tools, settings=settings)
 
+        with state.lock:
+            # The tools this turn may declare: the pin ∩ the root's policy and the requester's sight *now*.
+            settings = state.permission_settings()
+            agent = state.tree.get(plan.agent.id)
+            granted = ceiling(plan.pin.granted & effective_root_policy(state.policy(plan.root), settings),
+                              agent.visible_tools)
         return GuardedInvestigation(state.workspace, settings=state.consult_settings,
                                     redact=lambda text: state.redact(text, 1 << 30), submit=submit, check=check,
-                                    granted=plan.pin.granted, host_tools=state.host_tools)
+                                    granted=granted, host_tools=state.host_tools)
 
     def _admit(self, plan: TurnPlan, batch: list[str]) -> None:
         state = self.state
