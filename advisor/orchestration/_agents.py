@@ -32,6 +32,10 @@ class AgentRecord:
     consultation: str | None = None
     """For an advisor child: the consultation it serves."""
     children: set[str] = field(default_factory=set)
+    root: str = ""
+    """The task root (parent links never change, so it is found once)."""
+    covered: dict[str, tuple[object, bool]] = field(default_factory=dict)
+    """Coverage answers per trigger, with the policy record they were computed under."""
 
 
 class AgentTree:
@@ -63,10 +67,11 @@ class AgentTree:
                                         f"under {existing.parent!r}")
             existing.visible_tools = _tools(visible_tools, role)
             existing.label = label if label is not None else existing.label
+            existing.covered.clear()
             return existing
         depth = 0 if upper is None else upper.depth + (1 if upper.role != "advisor" else 0)
         record = AgentRecord(agent_id, role, parent, _tools(visible_tools, role), label, depth,
-                             consultation=consultation)
+                             consultation=consultation, root=upper.root if upper is not None else agent_id)
         self._agents[agent_id] = record
         if upper is not None:
             upper.children.add(agent_id)
@@ -88,13 +93,7 @@ class AgentTree:
         record = self._agents.get(agent_id)
         if record is None:
             raise UnknownAgent(f"agent {agent_id!r} is not registered with the advisor host")
-        seen = {record.id}
-        while record.parent is not None:
-            record = self._agents[record.parent]
-            if record.id in seen:  # pragma: no cover - registration cannot make a cycle
-                raise RegistrationError(f"the parent links of {agent_id!r} loop")
-            seen.add(record.id)
-        return record.id
+        return record.root  # walked up the parent links once, at registration
 
     def requester_of(self, agent_id: str) -> str | None:
         """For an advisor (or its descendant): the non-advisor agent that consulted it."""

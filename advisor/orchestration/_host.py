@@ -27,7 +27,6 @@ from advisor.orchestration._activity import Activity, keep_output
 from advisor.orchestration._agents import AgentRecord
 from advisor.orchestration._child import HOST_SYSTEM_PROMPT, HostTool
 from advisor.orchestration._consultations import ConsultationRecord, Exchange
-from advisor.orchestration._coverage import covers
 from advisor.orchestration._packet_fit import FittedPacket
 from advisor.orchestration._permissions import check_tool, effective_root_policy
 from advisor.orchestration._pinning import Pin
@@ -53,6 +52,8 @@ from obligations import (
     redact,
 )
 
+Planned = TurnPlan | AdvisorReport | None
+"""A turn admitted for dispatch, a refusal, or nothing to do."""
 SNAPSHOT_VERSION = 1
 DELEGATION = "agent"
 """The tracker's name for a delegation call (one of its delegation tools)."""
@@ -276,139 +277,161 @@ class AdvisorHost:
     # -- steps -------------------------------------------------------------------------------
 
     def on_pre_step(self, agent_id: str, *, message_ids: Sequence[str] = (), turn: int | None = None) -> list[Steer]:
-        """Before the agent's next model request: what it should read first. For an advisor
-        child, the activation gate: :class:`~advisor.errors.StepRefused` without a live one."""
-        if self._advisor_step(agent_id, message_ids, turn):
-            return []
-        return self._portal.call(self._pre_step(agent_id))
+        """Before the agent's next model request: what it should read first (advice that came
+        back, notes, obligation notices, and — when its score calls for it — an escalation, which
+        blocks per the wait table). For an advisor child, the activation gate:
+        :class:`~advisor.errors.StepRefused` without a live one. Cheap unless it consults."""
+        steers, planned = self._pre_step(agent_id, message_ids, turn)
+        return steers if planned is None else self._with_advice(steers, self._dispatch(planned))
 
     async def aon_pre_step(self, agent_id: str, *, message_ids: Sequence[str] = (),
                            turn: int | None = None) -> list[Steer]:
         """:meth:`on_pre_step`, awaitable from the host's event loop."""
-        if self._advisor_step(agent_id, message_ids, turn):
-            return []
-        return await self._portal.run(self._pre_step(agent_id))
+        steers, planned = self._pre_step(agent_id, message_ids, turn)
+        return steers if planned is None else self._with_advice(steers, await self._adispatch(planned))
 
-    def _advisor_step(self, agent_id: str, message_ids: Sequence[str], turn: int | None) -> bool:
+    def _pre_step(self, agent_id: str, message_ids: Sequence[str], turn: int | None) -> tuple[list[Steer], Planned]:
+        """Under the lock: the gate for an advisor child; for an agent, the messages waiting for
+        its step and the escalation it needs, if any."""
         state = self._state
         with state.lock:
             record = state.tree.get(agent_id)
-            if record.role != "advisor":
-                return False
-            batch = [*state.inboxes.pop(agent_id, []), *message_ids]
-            if turn is not None:
-                for message in batch:
-                    state.gate.claim(agent_id, message, turn)
-            state.gate.admit(agent_id, batch, turn=turn)
-            return True
-
-    async def _pre_step(self, agent_id: str) -> list[Steer]:
-        state = self._state
-        with state.lock:
-            record = state.tree.get(agent_id)
-            steers = state.ready.pop(agent_id, [])
+            if record.role == "advisor":
+                batch = [*state.inboxes.pop(agent_id, []), *message_ids]
+                if turn is not None:
+                    for message in batch:
+                        state.gate.claim(agent_id, message, turn)
+                state.gate.admit(agent_id, batch, turn=turn)
+                return [], None
+            steers = state.ready.pop(agent_id, []) if state.ready else []
             if record.role == "root":
-                steers += state.notes.take(agent_id, state.revision.get(agent_id, 0))
+                if state.notes.notes:
+                    steers += state.notes.take(agent_id, state.revision.get(agent_id, 0))
                 steers += self._obligation_notices(agent_id)
-        report = await self._escalate(agent_id, "pre-step")
+            return steers, self._escalation(record, "pre-step")
+
+    @staticmethod
+    def _with_advice(steers: list[Steer], report: AdvisorReport | None) -> list[Steer]:
         if report is not None and report.outcome == "delivered":
             steers.append(steer_of(report))
         return steers
 
     def _obligation_notices(self, root: str) -> list[Steer]:
         state = self._state
-        for notice in state.tracker.notices():
+        notices = state.tracker.notices()
+        if not notices and not self._notices:
+            return []
+        for notice in notices:
             self._notices.setdefault(notice.agent_id, []).append(
                 Steer(agent_id=notice.agent_id, kind="obligations", text=notice.text))
         return self._notices.pop(root, [])
 
-    async def _escalate(self, agent_id: str, where: str) -> AdvisorReport | None:
-        """Automatic escalation, if the agent's own score calls for it; blocking per the wait table."""
+    def _escalation(self, record: AgentRecord, where: str) -> Planned:
+        """Automatic escalation, planned, if the agent's own score calls for it (under the lock)."""
         state = self._state
-        with state.lock:
-            record = state.tree.get(agent_id)
-            held = state.backoff.get(agent_id)
-            if held is not None and state.clock() < held.until:
-                return None
-            if not covers("escalation", record.role, depth=record.depth, label=record.label,
-                          settings=state.coverage_settings(), overrides=state.policy(
-                              state.tree.root_of(agent_id)).coverage()):
-                return None
-            decision = state.tracker.should_escalate(agent_id)
-            if not decision.escalate:
-                return None
-            request = TurnRequest(agent_id, "escalation", f"Automatic escalation at {where}: {decision.reason}. "
-                                  "Review the failing work and say what the agent should do next.",
-                                  fingerprint=decision.fingerprint, reason=decision.reason)
-            planned = self._runner.plan(request)
-        return await self._go(planned)
+        held = state.backoff.get(record.id) if state.backoff else None
+        if held is not None and state.clock() < held.until:
+            return None
+        if not state.covers("escalation", record):
+            return None
+        decision = state.tracker.should_escalate(record.id)
+        if not decision.escalate:
+            return None
+        return self._runner.plan(TurnRequest(
+            record.id, "escalation", f"Automatic escalation at {where}: {decision.reason}. Review the failing work "
+            "and say what the agent should do next.", fingerprint=decision.fingerprint, reason=decision.reason))
 
-    async def _go(self, planned: TurnPlan | AdvisorReport) -> AdvisorReport | None:
-        """Run a planned turn: now when it blocks, in the background when it does not."""
-        if isinstance(planned, AdvisorReport):
+    def _dispatch(self, planned: Planned) -> AdvisorReport | None:
+        """Run a planned turn from synchronous code: now when it blocks, in the background if not."""
+        if planned is None or isinstance(planned, AdvisorReport):
             return planned
         if planned.blocking:
-            return await self._runner.execute(planned)
+            return self._portal.call(self._runner.execute(planned))
+        self._portal.spawn(self._runner.execute(planned))
+        return None
+
+    async def _adispatch(self, planned: Planned) -> AdvisorReport | None:
+        """:meth:`_dispatch` from a host's event loop."""
+        if planned is None or isinstance(planned, AdvisorReport):
+            return planned
+        if planned.blocking:
+            return await self._portal.run(self._runner.execute(planned))
         self._portal.spawn(self._runner.execute(planned))
         return None
 
     def on_turn_stopping(self, agent_id: str) -> StopDecision:
         """The agent is about to end its turn: allow it, or give it another step with advice or
-        an obligations reminder."""
-        return self._portal.call(self._turn_stopping(agent_id))
+        an obligations reminder (escalation fallback, completion review, continuous review)."""
+        steer: list[Steer] = []
+        for plan in self._stop_plans(agent_id):
+            self._stop_advice(agent_id, self._dispatch(plan()), steer)
+        return self._stop_decision(agent_id, steer)
 
     async def aon_turn_stopping(self, agent_id: str) -> StopDecision:
         """:meth:`on_turn_stopping`, awaitable from the host's event loop."""
-        return await self._portal.run(self._turn_stopping(agent_id))
+        steer: list[Steer] = []
+        for plan in self._stop_plans(agent_id):
+            self._stop_advice(agent_id, await self._adispatch(plan()), steer)
+        return self._stop_decision(agent_id, steer)
 
-    async def _turn_stopping(self, agent_id: str) -> StopDecision:
+    def _stop_plans(self, agent_id: str) -> list[Callable[[], Planned]]:
+        """The reviews a stop may run, each planned only once the one before it has finished."""
+        with self._state.lock:
+            if self._state.tree.get(agent_id).role == "advisor":
+                return []
+
+        def locked(make: Callable[[], Planned]) -> Callable[[], Planned]:
+            def plan() -> Planned:
+                with self._state.lock:
+                    return make()
+            return plan
+
+        return [locked(lambda: self._escalation(self._state.tree.get(agent_id), "turn-stopping")),
+                locked(lambda: self._review(agent_id, "completion")),
+                locked(lambda: self._review(agent_id, "continuous"))]
+
+    def _stop_advice(self, agent_id: str, report: AdvisorReport | None, steer: list[Steer]) -> None:
+        """Material findings hold the stop; a root's low-severity ones wait for its next step."""
+        if report is None or report.outcome != "delivered" or report.verdict is None:
+            return
+        if report.verdict.severity in ("concern", "blocker"):
+            steer.append(steer_of(report))
+            return
+        with self._state.lock:
+            if self._state.tree.get(agent_id).role == "root":
+                self._state.ready.setdefault(agent_id, []).append(steer_of(report).model_copy(update={"kind": "note"}))
+
+    def _stop_decision(self, agent_id: str, steer: list[Steer]) -> StopDecision:
         state = self._state
         with state.lock:
-            record = state.tree.get(agent_id)
-            if record.role == "advisor":
+            if state.tree.get(agent_id).role == "advisor":
                 return StopDecision(allow=True)
-        steer: list[Steer] = []
-        for report in (await self._escalate(agent_id, "turn-stopping"), await self._review(agent_id, "completion"),
-                       await self._review(agent_id, "continuous")):
-            if report is None or report.outcome != "delivered" or report.verdict is None:
-                continue
-            if report.verdict.severity in ("concern", "blocker"):
-                steer.append(steer_of(report))
-            elif record.role == "root":
-                with state.lock:
-                    state.ready.setdefault(agent_id, []).append(
-                        steer_of(report).model_copy(update={"kind": "note"}))
-        with state.lock:
             notice = state.tracker.stop(agent_id)
         if notice is not None:
             steer.append(Steer(agent_id=agent_id, kind="reminder", text=notice.text))
-        if steer:
-            reason = "advisor review" if any(s.kind == "advice" for s in steer) else "obligations reminder"
-            return StopDecision(allow=False, reason=reason, steer=tuple(steer))
-        return StopDecision(allow=True)
+        if not steer:
+            return StopDecision(allow=True)
+        reason = "advisor review" if any(s.kind == "advice" for s in steer) else "obligations reminder"
+        return StopDecision(allow=False, reason=reason, steer=tuple(steer))
 
-    async def _review(self, agent_id: str, trigger: Trigger) -> AdvisorReport | None:
-        """Completion or continuous review, when it covers the agent (and, for continuous, when
-        new evidence or a material conclusion re-armed it)."""
+    def _review(self, agent_id: str, trigger: Trigger) -> Planned:
+        """Completion or continuous review, planned when it covers the agent (and, for
+        continuous, when new evidence or a material conclusion re-armed it); under the lock."""
         state = self._state
-        with state.lock:
-            record = state.tree.get(agent_id)
-            root = state.tree.root_of(agent_id)
-            if not covers(trigger, record.role, depth=record.depth, label=record.label,
-                          settings=state.coverage_settings(), overrides=state.policy(root).coverage()):
+        record = state.tree.get(agent_id)
+        if not state.covers(trigger, record):
+            return None
+        since = state.reviewed.get(agent_id)
+        if trigger == "continuous":
+            entries = state.agent_activity(agent_id).entries
+            fresh_tool = any(a.kind == "tool" and (since is None or a.seq > since) for a in entries)
+            material = state.material.get(agent_id, -1) > (since if since is not None else -1)
+            if not (fresh_tool or material):
                 return None
-            since = state.reviewed.get(agent_id)
-            if trigger == "continuous":
-                entries = state.agent_activity(agent_id).entries
-                fresh_tool = any(a.kind == "tool" and (since is None or a.seq > since) for a in entries)
-                material = state.material.get(agent_id, -1) > (since if since is not None else -1)
-                if not (fresh_tool or material):
-                    return None
-            question = ("Completion review: the agent is about to end its turn. Is the work done and verified?"
-                        if trigger == "completion" else "Continuous review of the agent's latest turn.")
-            planned = self._runner.plan(TurnRequest(agent_id, trigger, question,
-                                                    since=since if trigger == "continuous" else None))
-        return await self._go(planned)
+        question = ("Completion review: the agent is about to end its turn. Is the work done and verified?"
+                    if trigger == "completion" else "Continuous review of the agent's latest turn.")
+        return self._runner.plan(TurnRequest(agent_id, trigger, question,
+                                             since=since if trigger == "continuous" else None))
 
     # -- manual consultation -----------------------------------------------------------------
 

@@ -29,7 +29,6 @@ from advisor.orchestration._activation import Activation
 from advisor.orchestration._agents import AgentRecord
 from advisor.orchestration._child import GatedModel, GuardedInvestigation
 from advisor.orchestration._consultations import ConsultationRecord, Exchange, new_ids
-from advisor.orchestration._coverage import covers
 from advisor.orchestration._limiter import BudgetRefused, Reservation, TaskLimiter
 from advisor.orchestration._notes import Note
 from advisor.orchestration._packet import PacketInput, PriorAdvice, TriggerInfo, build_packet
@@ -133,8 +132,7 @@ class Runner:
             raise Refusal("an advisor cannot consult an advisor")
         root = state.tree.root_of(agent.id)
         policy = state.policy(root)
-        if not covers(request.trigger, agent.role, depth=agent.depth, label=agent.label,
-                      settings=state.coverage_settings(), overrides=policy.coverage()):
+        if not state.covers(request.trigger, agent):
             raise Refusal(f"{request.trigger} consultation does not cover this {agent.role} agent")
         if state.model is None:
             raise Refusal("no advisor model is configured", "backoff")

@@ -14,10 +14,10 @@ from advisor.consult import ConsultationLog, ConsultSettings
 from advisor.models import ModelClient
 from advisor.orchestration._activation import ActivationGate
 from advisor.orchestration._activity import AgentActivity
-from advisor.orchestration._agents import AgentTree
+from advisor.orchestration._agents import AgentRecord, AgentTree
 from advisor.orchestration._child import HostTool
 from advisor.orchestration._consultations import Consultations
-from advisor.orchestration._coverage import CoverageSettings
+from advisor.orchestration._coverage import CoverageOverrides, CoverageSettings, covers
 from advisor.orchestration._lease import Lease
 from advisor.orchestration._limiter import TaskLimiter
 from advisor.orchestration._notes import NoteQueue
@@ -28,8 +28,11 @@ from advisor.orchestration._run_records import RunLog
 from advisor.orchestration._settings import HostSettings
 from advisor.orchestration._steering import Steer
 from advisor.orchestration._verdict_channel import VerdictChannel
+from advisor.orchestration._vocabulary import Trigger
 from advisor.orchestration._wait import WaitSettings
 from obligations import Tracker, TrackerConfig
+
+_DEFAULT_POLICY = PolicyRecord()
 
 
 @dataclass(slots=True)
@@ -73,6 +76,7 @@ class HostState:
     prior: dict[str, list[PriorAdvice]] = field(default_factory=dict)
     inboxes: dict[str, list[str]] = field(default_factory=dict)
     pending_advisor_mutations: dict[str, list[object]] = field(default_factory=dict)
+    coverage_cache: dict[str, tuple[PolicyRecord, CoverageOverrides]] = field(default_factory=dict)
     delegation_tools: set[str] = field(default_factory=set)
     """Host tools that run a sub-agent (their own calls count where they happen)."""
     seq_counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
@@ -81,6 +85,8 @@ class HostState:
 
     def __post_init__(self) -> None:
         self.tracker = Tracker(self.tracker_config)
+        self._coverage_settings = CoverageSettings(mode=self.settings.mode,
+                                                   completion_review=self.settings.completion_review)
         self.gate = ActivationGate(ttl=self.settings.activation_ttl, clock=self.clock)
 
     def seq(self) -> int:
@@ -103,7 +109,25 @@ class HostState:
 
     def policy(self, root: str) -> PolicyRecord:
         """The root session's policy record (the defaults when it has none)."""
-        return self.policies.get(root) or PolicyRecord()
+        return self.policies.get(root) or _DEFAULT_POLICY
+
+    def covers(self, trigger: Trigger, record: AgentRecord) -> bool:
+        """Whether ``trigger`` covers the agent, under its root's policy as it is now."""
+        policy = self.policy(record.root)
+        cached = record.covered.get(trigger)
+        if cached is None or cached[0] is not policy:
+            cached = record.covered[trigger] = (policy, covers(trigger, record.role, depth=record.depth,
+                                                               label=record.label, settings=self._coverage_settings,
+                                                               overrides=self.coverage(record.root)))
+        return cached[1]
+
+    def coverage(self, root: str) -> CoverageOverrides:
+        """The root session's coverage overrides (kept until its policy record changes)."""
+        record = self.policy(root)
+        cached = self.coverage_cache.get(root)
+        if cached is None or cached[0] is not record:
+            cached = self.coverage_cache[root] = (record, record.coverage())
+        return cached[1]
 
     def permission_settings(self) -> PermissionSettings:
         """The global part of the permission model."""
@@ -114,7 +138,7 @@ class HostState:
 
     def coverage_settings(self) -> CoverageSettings:
         """The global coverage settings."""
-        return CoverageSettings(mode=self.settings.mode, completion_review=self.settings.completion_review)
+        return self._coverage_settings
 
     def wait_settings(self) -> WaitSettings:
         """The global waits."""
