@@ -60,7 +60,7 @@ def command() -> click.Command:
     def packet(transcript: str, upto: int | None, agent: str | None, question: str, as_json: bool) -> int:
         """Print the case packet an advisor would get for TRANSCRIPT.
 
-        \\b
+        \b
           witness packet session.jsonl
           witness packet session.jsonl --upto 12 --json | jq .validation_summary
         """

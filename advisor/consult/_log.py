@@ -8,8 +8,6 @@ that cannot be read (a crash mid-write, a hand edit) is skipped and counted, nev
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from advisor._home import witness_home
+from advisor._jsonl import append_line, read_lines
 from advisor._values import Frozen
 from advisor.consult._budget import Spend
 from advisor.consult._result import Consultation, Lineage, StopReason
@@ -25,11 +24,6 @@ from advisor.errors import ConsultationNotFound
 from advisor.models import Usage
 
 LOG_NAME = "consultations.jsonl"
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: O_APPEND writes only
-    fcntl = None  # type: ignore[assignment]
 
 
 class ConsultationSummary(Frozen):
@@ -82,32 +76,15 @@ class ConsultationLog:
 
     def append(self, consultation: Consultation) -> None:
         """Add a consultation's record (one line, atomically with respect to other writers)."""
-        line = (json.dumps(consultation.record(), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            if fcntl is not None:
-                fcntl.flock(descriptor, fcntl.LOCK_EX)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(descriptor, view):]
-        finally:
-            os.close(descriptor)
+        append_line(self.path, consultation.record())
 
     def _records(self) -> Iterator[Consultation]:
         self.skipped_lines = []
-        try:
-            handle = self.path.open("rb")
-        except FileNotFoundError:
-            return
-        with handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    yield Consultation.model_validate_json(raw)
-                except ValidationError:
-                    self.skipped_lines.append(number)
+        for number, raw in read_lines(self.path):
+            try:
+                yield Consultation.model_validate_json(raw)
+            except ValidationError:
+                self.skipped_lines.append(number)
 
     def consultations(self) -> list[Consultation]:
         """Every consultation recorded, oldest first, with its transcript."""

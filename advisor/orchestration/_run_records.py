@@ -15,7 +15,6 @@ reported it; nothing is invented when it reported none.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -25,17 +24,13 @@ from typing import Any, Literal
 from pydantic import Field, ValidationError
 
 from advisor._home import witness_home
+from advisor._jsonl import append_line, read_lines
 from advisor._values import Frozen
 from advisor.models import Usage
 from advisor.orchestration._pinning import Pin
 from advisor.orchestration._vocabulary import RunEvent, Trigger
 
 RUN_LOG_NAME = "advisor-run.jsonl"
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: O_APPEND writes only
-    fcntl = None  # type: ignore[assignment]
 
 
 class RunRecord(Frozen):
@@ -118,37 +113,18 @@ class RunLog:
 
     def append(self, row: RunRecord | PolicyRow) -> None:
         """Write one row (whole, under an exclusive lock)."""
-        line = (json.dumps(row.model_dump(mode="json", exclude_none=True), ensure_ascii=False,
-                           separators=(",", ":")) + "\n").encode()
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            if fcntl is not None:
-                fcntl.flock(descriptor, fcntl.LOCK_EX)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(descriptor, view):]
-        finally:
-            os.close(descriptor)
+        append_line(self.path, row.model_dump(mode="json", exclude_none=True))
 
     def rows(self) -> Iterator[RunRecord | PolicyRow]:
         """Every readable row, oldest first (unreadable lines are skipped and counted)."""
         self.skipped_lines = []
-        try:
-            handle = self.path.open("rb")
-        except FileNotFoundError:
-            return
-        with handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    data = json.loads(raw)
-                    kind = data.get("type") if isinstance(data, dict) else None
-                    yield PolicyRow.model_validate(data) if kind == "advisor/policy" else \
-                        RunRecord.model_validate(data)
-                except (ValueError, ValidationError):
-                    self.skipped_lines.append(number)
+        for number, raw in read_lines(self.path):
+            try:
+                data = json.loads(raw)
+                kind = data.get("type") if isinstance(data, dict) else None
+                yield PolicyRow.model_validate(data) if kind == "advisor/policy" else RunRecord.model_validate(data)
+            except (ValueError, ValidationError):
+                self.skipped_lines.append(number)
 
     def turns(self) -> dict[tuple[str, int, str], RunRecord]:
         """The state of each turn call: the latest row, except that a delivery sticks."""
