@@ -62,7 +62,6 @@ class ActivationGate:
         self.ttl = ttl
         self._clock = clock
         self._by_nonce: dict[str, Activation] = {}
-        self._buffered: dict[str, list[tuple[str, int]]] = {}
         self.refusals = 0
         """Steps refused so far."""
 
@@ -118,7 +117,7 @@ class ActivationGate:
             self.refusals += 1
             raise StepRefused("the activation is already bound to another delivery")
         activation.delivery = message_id
-        pending = self._buffered.pop(activation.child_id or "", [])
+        pending, activation.early_claims = activation.early_claims, []
         for claimed, turn in pending:
             self._apply_claim(activation, claimed, turn)
 
@@ -128,7 +127,7 @@ class ActivationGate:
         if activation is None:
             return
         if activation.delivery is None:
-            self._buffered.setdefault(child_id, []).append((message_id, turn))
+            activation.early_claims.append((message_id, turn))  # claims belong to the activation they came under
             return
         self._apply_claim(activation, message_id, turn)
 
@@ -166,7 +165,6 @@ class ActivationGate:
         activation = self.live_for(child_id)
         if activation is not None:
             activation.state = "closed"
-        self._buffered.pop(child_id, None)
         return activation
 
     def revoke(self, nonce: str) -> None:

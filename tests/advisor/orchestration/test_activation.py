@@ -105,6 +105,7 @@ class GateMachine(RuleBasedStateMachine):
         self.gate, self.clock = gate(ttl=5)
         self.live: dict[str, tuple[str, float, str | None, bool]] = {}  # child -> nonce, expiry, delivery, tainted
         self.turns: dict[str, int | None] = {}
+        self.buffered: dict[str, list[tuple[bool, int]]] = {}
 
     def _expire(self) -> None:
         self.live = {c: v for c, v in self.live.items() if v[1] > self.clock.now}
@@ -119,6 +120,7 @@ class GateMachine(RuleBasedStateMachine):
         activation = self.gate.mint("root", "c", child_id=child)
         self.live[child] = (activation.nonce, self.clock.now + 5, None, False)
         self.turns[child] = None
+        self.buffered[child] = []
 
     @precondition(lambda self: bool(self.live))
     @rule(data=st.data())
@@ -131,18 +133,27 @@ class GateMachine(RuleBasedStateMachine):
         if delivery is None:
             self.gate.bind_delivery(nonce, f"d-{child}")
             self.live[child] = (nonce, expiry, f"d-{child}", tainted)
+            for foreign, turn in self.buffered.pop(child, []):  # early claims are replayed at binding
+                self._apply(child, foreign, turn)
 
     @rule(child=st.sampled_from(["a", "b"]), foreign=st.booleans(), turn=st.integers(1, 2))
     def claim(self, child: str, foreign: bool, turn: int) -> None:
         self._expire()
         self.gate.claim(child, "x" if foreign else f"d-{child}", turn)
-        if child in self.live and self.live[child][2] is not None:
-            nonce, expiry, delivery, _ = self.live[child]
-            claimed = self.turns[child]
-            if not foreign and claimed is None:
-                self.turns[child] = turn
-            elif foreign and (claimed is None or claimed == turn):
-                self.live[child] = (nonce, expiry, delivery, True)
+        if child not in self.live:
+            return
+        if self.live[child][2] is None:
+            self.buffered.setdefault(child, []).append((foreign, turn))
+        else:
+            self._apply(child, foreign, turn)
+
+    def _apply(self, child: str, foreign: bool, turn: int) -> None:
+        nonce, expiry, delivery, _ = self.live[child]
+        claimed = self.turns[child]
+        if not foreign and claimed is None:
+            self.turns[child] = turn
+        elif foreign and (claimed is None or claimed == turn):
+            self.live[child] = (nonce, expiry, delivery, True)
 
     @rule(child=st.sampled_from(["a", "b", "c"]), foreign=st.booleans())
     def step(self, child: str, foreign: bool) -> None:
@@ -159,6 +170,7 @@ class GateMachine(RuleBasedStateMachine):
     def close(self, child: str) -> None:
         self.gate.close_turn(child)
         self.live.pop(child, None)
+        self.buffered.pop(child, None)
 
     @rule(seconds=st.floats(0, 4))
     def wait(self, seconds: float) -> None:
