@@ -101,9 +101,9 @@ class GuardedInvestigation(Investigation):
         # A case packet has no ledger cards, so the ledger's expander has nothing to expand here.
         own = [spec for spec in investigation_tools(self.settings.model_copy(update={"max_rounds": 1}))
                if tool_class(spec.name).effect != "internal" and grant_name(spec.name) in self._granted]
-        if self.settings.max_rounds == 0:
-            own = []
         extra = [tool.spec for tool in self._host_tools.values() if grant_name(tool.spec.name) in self._granted]
+        if self.settings.max_rounds == 0:  # no investigation rounds: only the verdict channel
+            return (VERDICT_SPEC,)
         return (VERDICT_SPEC, *own, *extra)
 
     def run(self, call: ToolCall) -> ToolOutcome:

@@ -122,13 +122,7 @@ def build_packet(data: PacketInput, redact: Callable[[str, int], str]) -> dict[s
     failures = [c for c in calls if c.outcome in ("validation-failure", "unknown-failure")]
     attempts = [c for c in failures if related(c)] if trigger.fingerprint or trigger.validation_key else failures
     validations = [c for c in calls if c.validation_key is not None]
-    rows = [_validation_row(c, True) for c in reversed(validations) if related(c)]
-    unrelated_failed = [c for c in reversed(validations) if not related(c) and c.outcome == "validation-failure"]
-    unrelated_passed = [c for c in reversed(validations) if not related(c) and c.outcome == "success"]
-    rows += [_validation_row(c, False) for c in _capped(unrelated_failed, CAPS["unrelated_validation_failures"],
-                                                         "validation_failures", omitted)]
-    rows += [_validation_row(c, False) for c in _capped(unrelated_passed, CAPS["unrelated_validation_successes"],
-                                                         "validation_successes", omitted)]
+    rows = _validation_rows(validations, related, omitted)
     other_failures = [c for c in reversed(failures) if c.validation_key is None and not related(c)]
     activity = _capped(list(reversed(calls)), CAPS["tool_activity"], "tool_activity", omitted)
     retained = {c.row.call_id for c in activity}
@@ -167,6 +161,19 @@ def build_packet(data: PacketInput, redact: Callable[[str, int], str]) -> dict[s
         "truncation": {"omitted": omitted},
     }
     return packet
+
+
+def _validation_rows(validations: list[Classified], related: Callable[[Classified], bool],
+                     omitted: dict[str, int]) -> list[dict[str, Any]]:
+    """Every row related to the trigger, then at most 3 unrelated failures and 1 success, newest first."""
+    rows = [_validation_row(c, True) for c in reversed(validations) if related(c)]
+    unrelated_failed = [c for c in reversed(validations) if not related(c) and c.outcome == "validation-failure"]
+    unrelated_passed = [c for c in reversed(validations) if not related(c) and c.outcome == "success"]
+    rows += [_validation_row(c, False) for c in _capped(unrelated_failed, CAPS["unrelated_validation_failures"],
+                                                         "validation_failures", omitted)]
+    rows += [_validation_row(c, False) for c in _capped(unrelated_passed, CAPS["unrelated_validation_successes"],
+                                                         "validation_successes", omitted)]
+    return rows
 
 
 def _summary(validations: list[Classified]) -> dict[str, int]:
