@@ -27,6 +27,7 @@ from advisor.orchestration._activity import Activity, keep_output
 from advisor.orchestration._agents import AgentRecord
 from advisor.orchestration._child import HOST_SYSTEM_PROMPT, HostTool
 from advisor.orchestration._consultations import ConsultationRecord, Exchange
+from advisor.orchestration._packet import shared_redactor
 from advisor.orchestration._packet_fit import FittedPacket
 from advisor.orchestration._permissions import check_tool, effective_root_policy
 from advisor.orchestration._pinning import Pin
@@ -49,7 +50,6 @@ from obligations import (
     Tracker,
     TrackerConfig,
     UserMessage,
-    redact,
 )
 
 Planned = TurnPlan | AdvisorReport | None
@@ -95,7 +95,7 @@ class AdvisorHost:
                  consult_settings: ConsultSettings | None = None, workspace: Path | str | None = None,
                  tracker_config: TrackerConfig | None = None,
                  log: ConsultationLog | Literal[False] | None = None, run_log: RunLog | Literal[False] | None = None,
-                 redactor: Callable[[str, int], str] | None = None, system_prompt: str = HOST_SYSTEM_PROMPT,
+                 redactor: Callable[[str], str] | None = None, system_prompt: str = HOST_SYSTEM_PROMPT,
                  host_tools: Sequence[HostTool] = (), clock: Callable[[], float] = time.monotonic) -> None:
         """``model``: the advisor model (``None``: consultations are refused, nothing spent);
         ``log``/``run_log``: where consultations and ``advisor/run`` rows go (default: under
@@ -107,7 +107,8 @@ class AdvisorHost:
             tracker_config=tracker_config or TrackerConfig(),
             log=ConsultationLog() if log is None else (log or None),
             run_log=RunLog() if run_log is None else (run_log or None),
-            redact=redactor or redact, system_prompt=system_prompt, host_tools=tuple(host_tools), clock=clock)
+            redact=redactor or shared_redactor(), system_prompt=system_prompt, host_tools=tuple(host_tools),
+            clock=clock)
         self._runner = Runner(self._state)
         self._portal = Portal()
         self._notices: dict[str, list[Steer]] = {}

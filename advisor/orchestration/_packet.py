@@ -14,13 +14,15 @@ pending by construction. Activity before the task's start is never included.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.orchestration._activity import Activity, Classified, classify_row
 from advisor.orchestration._verdict_budget import truncate_utf8
-from obligations import TrackerConfig
+from obligations import TrackerConfig, redact
 
 PACKET_VERSION = 1
 CAPS = {"success_criteria": 12, "requester_evidence": 8, "failed_attempts": 8, "validation": 10,
@@ -71,14 +73,22 @@ class PacketInput:
     config: TrackerConfig = field(default_factory=TrackerConfig)
 
 
+def shared_redactor() -> Callable[[str], str]:
+    """``obligations.redact`` over whole texts (without the one-line cut some versions make by
+    default: the packet cuts by its own byte budgets, after redacting)."""
+    if "limit" in inspect.signature(redact).parameters:
+        return functools.partial(redact, limit=1 << 30)
+    return redact
+
+
 class Redactor:
     """The shared redactor, then a byte budget (redaction first, so no cut exposes a secret)."""
 
-    def __init__(self, redact: Callable[[str, int], str]) -> None:
+    def __init__(self, redact: Callable[[str], str]) -> None:
         self._redact = redact
 
     def __call__(self, text: str, limit: int) -> str:
-        return truncate_utf8(self._redact(text, 1 << 30), limit)
+        return truncate_utf8(self._redact(text), limit)
 
 
 def _row(c: Classified, clean: Redactor) -> dict[str, Any]:
@@ -106,9 +116,10 @@ def _capped(rows: list[Any], cap: int, name: str, omitted: dict[str, int]) -> li
     return rows[:cap]
 
 
-def build_packet(data: PacketInput, redact: Callable[[str, int], str]) -> dict[str, Any]:
-    """The packet at its build-time caps (fit it with :func:`~._packet_fit.fit_packet`)."""
-    clean = Redactor(redact)
+def build_packet(data: PacketInput, redact: Callable[[str], str] | None = None) -> dict[str, Any]:
+    """The packet at its build-time caps (fit it with :func:`~._packet_fit.fit_packet`);
+    ``redact`` defaults to the shared redactor."""
+    clean = Redactor(redact or shared_redactor())
     omitted: dict[str, int] = {}
     calls = [classify_row(a, data.config) for a in data.activity
              if a.kind == "tool" and a.completed is not None and (a.tool or "").lower() not in TRANSPORT_TOOLS

@@ -349,7 +349,7 @@ class Runner:
             granted = ceiling(plan.pin.granted & effective_root_policy(state.policy(plan.root), settings),
                               agent.visible_tools)
         return GuardedInvestigation(state.workspace, settings=state.consult_settings,
-                                    redact=lambda text: state.redact(text, 1 << 30), submit=submit, check=check,
+                                    redact=state.redact, submit=submit, check=check,
                                     granted=granted, host_tools=state.host_tools)
 
     def _admit(self, plan: TurnPlan, batch: list[str]) -> None:

@@ -54,7 +54,7 @@ class HostState:
     tracker_config: TrackerConfig
     log: ConsultationLog | None
     run_log: RunLog | None
-    redact: Callable[[str, int], str]
+    redact: Callable[[str], str]
     system_prompt: str
     host_tools: tuple[HostTool, ...]
     clock: Callable[[], float] = time.monotonic

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from advisor.orchestration import MAX_PACKET_BYTES, PacketInput, PriorAdvice, TriggerInfo, build_packet, fit_packet
 from advisor.orchestration._activity import Activity, keep_output
-from obligations import fingerprint, redact
+from obligations import fingerprint
 
 
 def tool(seq: int, command: str, exit_code: int, output: str = "", tool_name: str = "Bash") -> Activity:
@@ -24,7 +24,7 @@ def packet(activity: list[Activity], **extra: Any) -> dict[str, Any]:
     data = PacketInput(requester={"agent_id": "root", "role": "root", "label": None, "depth": 0},
                        trigger=extra.pop("trigger", TriggerInfo("manual")), question="What next?",
                        activity=activity, **extra)
-    return build_packet(data, redact)
+    return build_packet(data)
 
 
 def test_sections_are_capped_and_omissions_counted() -> None:
@@ -120,7 +120,7 @@ def test_any_evidence_gives_valid_json_within_48_kb_and_no_secret_passes(
     data = PacketInput(requester={"agent_id": "root", "role": "root", "label": None, "depth": 0},
                        trigger=TriggerInfo("manual"), question=f"{question} {pieces[0][1]}", activity=activity,
                        requester_evidence=[p[1] for p in pieces])
-    fitted = fit_packet(build_packet(data, redact))
+    fitted = fit_packet(build_packet(data))
     assert json.loads(fitted.text) == fitted.packet
     assert len(fitted.text.encode("utf-8")) == fitted.size <= MAX_PACKET_BYTES
     for _, secret, _, _ in pieces:
