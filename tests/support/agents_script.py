@@ -88,13 +88,22 @@ class AgentScript:
     root_fails: bool = True
     probes: dict[str, ToolCall] = field(default_factory=dict)
     """Per requester: a tool call the advisor makes before its verdict."""
+    consult_first: bool = False
+    """The root first asks the advisor itself, through ``consult_advisor``."""
     hold: threading.Event | None = None
     """Hold every advisor answer until this is set."""
     advisor_tools: dict[str, list[str]] = field(default_factory=dict)
     """Per requester: the tool names declared in its advisor's first request."""
     advisor_results: dict[str, list[str]] = field(default_factory=dict)
     """Per requester: the tool results its advisor was sent."""
+    packets: dict[str, str] = field(default_factory=dict)
+    """Per requester: the last case packet its advisor was sent."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def advisor_packet(self, requester: str) -> str:
+        """The last case packet sent for ``requester``."""
+        with self.lock:
+            return self.packets[requester]
 
     def install(self, server: ModelServer) -> None:
         """Answer the server's requests by these rules."""
@@ -114,6 +123,8 @@ class AgentScript:
         return self._worker(body, int(instructions.split("worker", 1)[1].split()[0].strip(".")))
 
     def _root(self, body: dict[str, Any]) -> Reply:
+        if self.consult_first and not _outputs(body, "consult_advisor"):
+            return Reply(tool_calls=[ToolCall("consult_advisor", {"question": "Is changing calc.add the right fix?"})])
         checks = _outputs(body, "bash")
         failed = [c for c in checks if c.get("exit_code") not in (0, None)]
         if self.root_fails and len(failed) < 2 and not _advised(body):
@@ -123,7 +134,7 @@ class AgentScript:
         if self.root_fails and checks[-1].get("exit_code") == 0 and len(checks) == len(failed) + 1:
             return Reply(tool_calls=[ToolCall("bash", {"command": ROOT_CHECK})])
         delegated = sum(len(_outputs(body, f"worker{n}")) for n in range(1, self.workers + 1))
-        if not delegated:
+        if not delegated and self.workers:
             return Reply(tool_calls=[ToolCall(f"worker{n}", {"input": f"Make test_worker{n} pass."})
                                      for n in range(1, self.workers + 1)])
         return Reply(text=f"Done: calc.add fixed and verified; {delegated} workers reported.")
@@ -146,6 +157,7 @@ class AgentScript:
         tools = [t["function"]["name"] for t in body.get("tools") or []]
         results = [m.get("content") for m in messages if m.get("role") == "tool"]
         with self.lock:
+            self.packets[requester] = text
             self.advisor_tools.setdefault(requester, tools)
             self.advisor_results[requester] = [str(r) for r in results]
         calls = [c["function"]["name"] for m in messages if m.get("role") == "assistant"

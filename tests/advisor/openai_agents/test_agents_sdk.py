@@ -164,6 +164,25 @@ def test_limiter_holds_at_two_under_five_simultaneous_escalations(model_server: 
     assert "5 workers reported" in str(outcome["result"].final_output)
 
 
+def test_consult_advisor_asks_for_the_calling_agent_and_issues_an_id(model_server: ModelServer,
+                                                                      tmp_path: Path) -> None:
+    """The root's consult_advisor call is a manual consultation of the root; its answer carries the consultation id."""
+    script = AgentScript(workers=0, root_fails=False, consult_first=True)
+    script.install(model_server)
+    adapter, root, client = _agents(model_server, make_workspace(tmp_path / "ws", 0), tmp_path / "home", 0)
+    root.tools.append(adapter.consult_tool())
+    try:
+        _run(adapter, root, client, "Fix calc.add.")
+    finally:
+        adapter.host.close()
+    [summary] = ConsultationLog(tmp_path / "home").summaries()
+    assert (summary.requester, summary.trigger, summary.outcome) == ("root", "manual", "delivered")
+    answers = [item for r in model_server.requests_to("responses") for item in r.body.get("input") or []
+               if isinstance(item, dict) and item.get("type") == "function_call_output"]
+    assert any(f"consultation_id: {summary.consultation_id}" in str(a.get("output")) for a in answers)
+    assert "consult_advisor" not in json.dumps(json.loads(script.advisor_packet("root")))
+
+
 def test_the_example_runs() -> None:
     """examples/agents_sdk_advisor.py runs a root and a worker to the end and shows both consultations."""
     done = subprocess.run([sys.executable, "examples/agents_sdk_advisor.py"], capture_output=True, text=True,
