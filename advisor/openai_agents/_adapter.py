@@ -6,7 +6,18 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agents import Agent, FunctionTool, RunConfig, RunContextWrapper, RunHooks, Runner, RunResult, Tool, function_tool
+from agents import (
+    Agent,
+    FunctionTool,
+    Handoff,
+    RunConfig,
+    RunContextWrapper,
+    RunHooks,
+    Runner,
+    RunResult,
+    Tool,
+    function_tool,
+)
 from agents.items import ModelResponse, TResponseInputItem
 from agents.run_config import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
@@ -111,14 +122,12 @@ class AgentsAdvisor:
             return known
         role: Role = "root" if parent is None else "local-subagent"
         parent_id = self.agent_id(parent) if parent is not None else None
-        visible = [tool.name for tool in agent.tools] + [getattr(h, "tool_name", None) or
-                                                         f"transfer_to_{getattr(h, 'name', 'agent')}"
-                                                         for h in agent.handoffs]
+        visible = [tool.name for tool in agent.tools] + [_handoff_tool(h) for h in agent.handoffs]
         self.host.register_agent(agent.name, role, parent_id, visible_tools=visible, label=agent.name)
         self._ids[id(agent)] = agent.name
         for target in agent.handoffs:
+            self.host.declare_delegation_tool(_handoff_tool(target))
             if isinstance(target, Agent):
-                self.host.declare_delegation_tool(f"transfer_to_{target.name}")
                 self.register(target, parent=agent)
         return agent.name
 
@@ -195,6 +204,11 @@ class AgentsAdvisor:
                                       max_turns=max_turns)
         self._injected.pop(agent_id, None)
         return result
+
+
+def _handoff_tool(target: Agent[Any] | Handoff[Any, Any]) -> str:
+    """The tool name the SDK gives a handoff."""
+    return target.tool_name if isinstance(target, Handoff) else Handoff.default_tool_name(target)
 
 
 def _item(steer: Steer) -> TResponseInputItem:

@@ -263,6 +263,8 @@ class AdvisorHost:
         requester = state.tree.find(consultation.requester) if consultation is not None else None
         if consultation is None or consultation.pin is None or requester is None or not requester.alive:
             return ToolAdmission(allowed=False, reason="this advisor has no live consultation")
+        if state.gate.live_for(record.id) is None:
+            return ToolAdmission(allowed=False, reason="this advisor has no live turn: its tools run only inside one")
         settings = state.permission_settings()
         try:
             check_tool(tool, pinned=consultation.pin.granted,
@@ -272,7 +274,7 @@ class AdvisorHost:
             return ToolAdmission(allowed=False, reason=str(refusal))
         event = ToolDispatched(agent_id=record.id, call_id=call_id, tool=tool, arguments=arguments, shell=shell,
                                cwd=cwd)
-        state.pending_advisor_mutations.setdefault(record.id, []).append(event)
+        state.pending_advisor_mutations.setdefault(record.id, []).append(event)  # counted once its review is judged
         return ToolAdmission(allowed=True)
 
     # -- steps -------------------------------------------------------------------------------

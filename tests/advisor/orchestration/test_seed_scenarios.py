@@ -646,3 +646,24 @@ def test_case_packets_omit_consult_advisor_and_keep_prior_advice(tmp_path: Path)
     packet = json.loads(model.requests[-2].messages[-1].text)
     assert "consult-1" not in json.dumps(packet)
     assert packet["prior_advice"][0]["summary"] == "First advice."
+
+
+def test_enforcement__a_tool_the_host_runs_for_an_advisor_is_guarded_at_execution(tmp_path: Path) -> None:
+    """A host running an advisor child's tools asks first: inside the ceiling during its turn, nothing after."""
+    model = GatedModel(verdict())
+    host = make_host(tmp_path, model)
+    tree(host)
+    thread = threading.Thread(target=lambda: host.consult("root", "Review."))
+    thread.start()
+    _wait(model.arrived.is_set, "the consultation did not start")
+    child = next(r.child_id for r in rows(tmp_path) if r.event == "dispatched")
+    assert child is not None
+    during = [host.on_tool_dispatched(child, f"t{n}", tool, {"path": "calc.py"})
+              for n, tool in enumerate(("read", "bash", "consult_advisor"))]
+    model.release.set()
+    thread.join(30)
+    after = host.on_tool_dispatched(child, "t9", "read", {"path": "calc.py"})
+    host.close()
+    assert [a.allowed for a in during] == [True, False, False]
+    assert "never available" in (during[2].reason or "")
+    assert not after.allowed and "no live turn" in (after.reason or "")
