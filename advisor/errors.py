@@ -29,10 +29,8 @@
     │   ├── StepRefused(OrchestrationError, PermissionError)
     │   │                                           an advisor step without a live activation
     │   │                                           (or with a foreign message in its batch)
-    │   ├── ToolNotPermitted(OrchestrationError, PermissionError)
-    │   │                                           an advisor tool outside its ceiling
-    │   └── PolicyRecordError(OrchestrationError, ValueError)
-    │                                               a policy record that cannot be read
+    │   └── ToolNotPermitted(OrchestrationError, PermissionError)
+    │                                               an advisor tool outside its ceiling
     └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out
 
 Each class also subclasses its natural standard-library base, so callers that only know the
@@ -52,7 +50,6 @@ __all__ = [
     "ModelRefused",
     "ModelUnavailable",
     "OrchestrationError",
-    "PolicyRecordError",
     "RegistrationError",
     "StepRefused",
     "ToolNotPermitted",
@@ -124,11 +121,6 @@ class StepRefused(OrchestrationError, PermissionError):
 class ToolNotPermitted(OrchestrationError, PermissionError):
     """An advisor tool call outside the advisor's ceiling (pinned ceiling ∩ the root's current
     policy ∩ what the requester can see), or a tool never granted to advisors at all."""
-
-
-class PolicyRecordError(OrchestrationError, ValueError):
-    """A policy record cannot be read (callers that restore records fall back to the
-    conservative defaults instead of raising)."""
 
 
 class GatewayError(AdvisorError, RuntimeError):
