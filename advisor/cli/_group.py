@@ -44,8 +44,14 @@ def _log() -> click.Command:
     return command()
 
 
+def _packet() -> click.Command:
+    from ._packet import command
+
+    return command()
+
+
 SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "consult": _consult,
-                                                       "hook": _hook, "log": _log}
+                                                       "hook": _hook, "log": _log, "packet": _packet}
 """Every subcommand, and how to build it."""
 
 
