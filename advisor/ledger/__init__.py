@@ -32,6 +32,12 @@ output shows a failure: === 1 failed, 2 passed in 0.12s ===
 >>> ledger.expand("#r2")
 'read({"path":"app.py"})\\n→ ok (exit 0):\\nx = 1'
 
+:class:`LedgerSettings` are its limits (``[ledger]`` in ``config.toml``, :func:`load_ledger_settings`);
+:class:`Compiled` is a request with how it was fitted to the token budget. The building blocks —
+:func:`card`, :func:`verbatim`, :func:`primary_argument`, :func:`edit_shape`, :func:`size`,
+:func:`catalogue_message`, :func:`first_sentence` — render one round or catalogue the way the
+ledger does, for a host that shows its own.
+
 The public API is this module's ``__all__``.
 """
 
@@ -42,7 +48,6 @@ from ._cards import card, size, verbatim
 from ._catalogue import catalogue_message, first_sentence
 from ._compiler import Compiled, Ledger, compile_prompt
 from ._settings import LedgerSettings, load_ledger_settings
-from ._text import clip
 
 __all__ = [
     "Compiled",
@@ -50,7 +55,6 @@ __all__ = [
     "LedgerSettings",
     "card",
     "catalogue_message",
-    "clip",
     "compile_prompt",
     "edit_shape",
     "first_sentence",

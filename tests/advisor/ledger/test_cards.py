@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from advisor.consult import clip_middle
-from advisor.ledger import card, clip, edit_shape, primary_argument, size, verbatim
+from advisor.ledger import card, edit_shape, primary_argument, size, verbatim
+from advisor.ledger._text import clip
 from tests.advisor.ledger.builders import call, result
 
 
