@@ -14,5 +14,9 @@ ADVISOR_TOOLS = frozenset({"advisor", "witness_advisor"})
 def is_advisor_tool(name: str) -> bool:
     """Whether a call of ``name`` consults an advisor: ``advisor``, ``witness_advisor``, or an MCP
     tool whose name ends in ``advisor`` (``mcp__witness__advisor``, ``mcp__team__consult_advisor``)."""
-    lowered = name.lower()
-    return lowered in ADVISOR_TOOLS or (lowered.startswith("mcp") and lowered.endswith("advisor"))
+    return advisor_named(name.lower())
+
+
+def advisor_named(lowered: str) -> bool:
+    """:func:`is_advisor_tool` for a name already in lower case."""
+    return lowered in ADVISOR_TOOLS or (lowered.endswith("advisor") and lowered.startswith("mcp"))

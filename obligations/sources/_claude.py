@@ -63,7 +63,7 @@ from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
-from ._common import ROOT, Bounded, Stamp, count_parts, error_code, exit_status, kind_of, string, text_of, thinking_of
+from ._common import ROOT, Bounded, Stamp, count_parts, error_code, exit_status, kind_of, string, text_of
 from ._report import TranscriptReport
 
 KNOWN_TYPES = frozenset({
@@ -114,7 +114,7 @@ class ClaudeReader:
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         kind = kind_of(entry.get("type"))
-        self.stamp.at(line, entry.get("timestamp"), string(entry.get("uuid")))
+        self.stamp.at(line, entry.get("timestamp"), entry.get("uuid"))
         if self.report.session_id is None:
             self.report.session_id = string(entry.get("sessionId"))
         if self.report.cwd is None:
@@ -199,15 +199,14 @@ class ClaudeReader:
         content = message.get("content")
         blocks = content if isinstance(content, list) else []
         events: list[Event] = []
-        calls = [block for block in blocks if isinstance(block, dict) and block.get("type") == "tool_use"]
-        text = text_of(content)
+        calls, text, reasoning, server = _blocks(blocks) if blocks else ([], text_of(content), "", False)
         ident = string(message.get("id"))
         new_turn = ident is None or (agent, ident) not in self.turns
-        reasoning = thinking_of(content)
         if message.get("model") != "<synthetic>" and (text or calls) and new_turn:
             if ident is not None:
                 self.turns[(agent, ident)] = True
-                reasoning = "\n".join(part for part in (self.thinking.pop((agent, ident), ""), reasoning) if part)
+                earlier = self.thinking.pop((agent, ident), "") if self.thinking else ""
+                reasoning = f"{earlier}\n{reasoning}" if earlier and reasoning else earlier or reasoning
             events.append(AssistantMessage(text=text, reasoning=reasoning, **self.stamp.base(agent)))
         elif reasoning and ident is not None and new_turn:
             # Claude Code writes a response's thinking as an entry of its own, before its text and calls.
@@ -223,7 +222,7 @@ class ClaudeReader:
             self.pending[call_id] = _Call(name, arguments.get("run_in_background") is True)
             events.append(ToolDispatched(call_id=call_id, tool=name, arguments=arguments, cwd=string(entry.get("cwd")),
                                          **self.stamp.base(agent)))
-        return events + self._server_advisor(blocks, agent)
+        return events + self._server_advisor(blocks, agent) if server else events
 
     def _server_advisor(self, blocks: list[Any], agent: str) -> list[Event]:
         """Claude Code's own advisor, a server tool: its call and its result are in the assistant's entries."""
@@ -300,6 +299,35 @@ def _agent(entry: dict[str, Any]) -> str:
     if entry.get("isSidechain") is True:
         return string(entry.get("agentId")) or "sidechain"
     return ROOT
+
+
+def _joined(parts: list[str]) -> str:
+    return ("\n".join(parts) if len(parts) > 1 else parts[0]) if parts else ""
+
+
+def _blocks(blocks: list[Any]) -> tuple[list[dict[str, Any]], str, str, bool]:
+    """An assistant entry's tool calls, text, thinking, and whether it holds server-tool blocks — in one pass."""
+    calls: list[dict[str, Any]] = []
+    texts: list[str] = []
+    thinking: list[str] = []
+    server = False
+    for block in blocks:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "tool_use":
+            calls.append(block)
+        elif kind == "text":
+            part = block.get("text")
+            if isinstance(part, str):
+                texts.append(part)
+        elif kind == "thinking":
+            part = block.get("thinking")
+            if isinstance(part, str) and part:
+                thinking.append(part)
+        elif kind == "server_tool_use" or kind == "advisor_tool_result":
+            server = True
+    return calls, _joined(texts), _joined(thinking), server
 
 
 def _advice(content: Any) -> str | None:

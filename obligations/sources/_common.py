@@ -55,15 +55,14 @@ class Stamp:
         self.name = name
         self.line = 0
         self.timestamp: Any = None
-        self.entry_id: str | None = None
+        self.entry_id: Any = None
         self.announced: set[str] = set()
 
-    def at(self, line: int, timestamp: Any, entry_id: str | None = None) -> None:
+    def at(self, line: int, timestamp: Any, entry_id: Any = None) -> None:
         """Move to ``line``; ``timestamp`` and ``entry_id`` are the entry's, if it has them (an
         entry without an id is named ``L<line>``)."""
-        # Parsed only when an event is made: most entries make none.
-        self.line, self.timestamp = line, timestamp
-        self.entry_id = entry_id if entry_id is not None else f"L{line}"
+        # Read only when an event is made: most entries make none.
+        self.line, self.timestamp, self.entry_id = line, timestamp, entry_id
 
     @property
     def origin(self) -> str:
@@ -77,7 +76,9 @@ class Stamp:
 
     def base(self, agent_id: str = ROOT) -> dict[str, Any]:
         """The fields every event gets."""
-        return {"agent_id": agent_id, "origin": self.origin, "time": self.time, "entry_id": self.entry_id}
+        ident = self.entry_id
+        return {"agent_id": agent_id, "origin": self.origin, "time": self.time,
+                "entry_id": ident if isinstance(ident, str) and ident else f"L{self.line}"}
 
     def announce(self, agent_id: str) -> list[Event]:
         """``AgentSpawned`` for a sub-agent's first event (nothing for root, or when already done)."""

@@ -195,7 +195,7 @@ class PiReader:
         self.pending: Bounded[str, bool] = Bounded()
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
-        self.stamp.at(line, entry.get("timestamp"), string(entry.get("id")))
+        self.stamp.at(line, entry.get("timestamp"), entry.get("id"))
         kind = kind_of(entry.get("type"))
         base = self.stamp.base()
         if kind == "session":
