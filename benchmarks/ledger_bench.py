@@ -50,9 +50,8 @@ from pathlib import Path
 from typing import Any
 
 from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, ConsultSettings, investigation_tools
-from advisor.ledger import Ledger, redact
+from advisor.ledger import Ledger, SessionAgent, redact
 from obligations import (
-    AgentSpawned,
     AssistantMessage,
     Compaction,
     Event,
@@ -155,7 +154,6 @@ class Baseline:
     system: str
     inventory: str
     host: str | None = None
-    agent: str | None = None
     items: list[_Item] = field(default_factory=list)
     chars: int = 0
     size: int = 0
@@ -164,7 +162,7 @@ class Baseline:
     fixed_bytes: int = 0
     seq: int = 0
     _seen: dict[str, int] = field(default_factory=dict)
-    _spawned: set[str] = field(default_factory=set)
+    _own: SessionAgent = field(default_factory=SessionAgent)
 
     def __post_init__(self) -> None:
         shell = serialise(self.system, [], [{"role": "user", "content": self.inventory},
@@ -194,13 +192,7 @@ class Baseline:
         self.seq += 1
         if event.entry_id is not None:
             self._seen.setdefault(event.entry_id, self.seq)
-        if isinstance(event, AgentSpawned):
-            if event.parent_id is not None:
-                self._spawned.add(event.agent_id)
-            return
-        if self.agent is None and event.agent_id not in self._spawned:
-            self.agent = event.agent_id
-        if event.agent_id != self.agent:
+        if not self._own.owns(event):
             return
         if isinstance(event, UserMessage):
             self._item({"role": "user", "content": event.text}, IMAGE_CHARS * event.images, user=True)

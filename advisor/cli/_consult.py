@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from advisor.consult import ConsultationLog, Investigation, consult, investigation_tools, load_consult_settings
-from advisor.ledger import Compiled, Ledger, load_ledger_settings, redact
+from advisor.ledger import Compiled, Ledger, SessionAgent, load_ledger_settings, redact
 from advisor.models import load_model_config, make_model
-from obligations import AgentSpawned, Event, ToolCompleted, ToolDispatched
+from obligations import Event, ToolCompleted, ToolDispatched
 from obligations.sources import open_transcript
 
 from ._consult_output import print_request, print_result
@@ -60,17 +60,12 @@ class UsageProblem(Exception):
 def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
     """The events up to the result of the session's ``upto``-th tool call (the session's own agent's
     calls; sub-agents' are not counted); all of them without ``upto``."""
-    spawned: set[str] = set()
-    own: str | None = None
+    own = SessionAgent()
     count = 0
     target: str | None = None
     for event in events:
         yield event
-        if isinstance(event, AgentSpawned) and event.parent_id is not None:
-            spawned.add(event.agent_id)
-            continue
-        own = own if own is not None or event.agent_id in spawned else event.agent_id
-        if upto is None or event.agent_id != own:
+        if not own.owns(event) or upto is None:
             continue
         if isinstance(event, ToolDispatched) and target is None:
             count += 1

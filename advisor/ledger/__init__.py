@@ -32,6 +32,7 @@ output shows a failure: === 1 failed, 2 passed in 0.12s ===
 >>> ledger.expand("#r2")
 'read({"path":"app.py"})\\n→ ok (exit 0):\\nx = 1'
 
+:class:`SessionAgent` says which events are the session's own agent's (the one shown);
 :class:`LedgerSettings` are its limits (``[ledger]`` in ``config.toml``, :func:`load_ledger_settings`);
 :class:`Compiled` is a request with how it was fitted to the token budget. The building blocks —
 :func:`card`, :func:`verbatim`, :func:`primary_argument`, :func:`edit_shape`, :func:`size`,
@@ -43,6 +44,7 @@ The public API is this module's ``__all__``.
 
 from obligations import redact
 
+from ._agent import SessionAgent
 from ._arguments import edit_shape, primary_argument
 from ._cards import card, size, verbatim
 from ._catalogue import catalogue_message, first_sentence
@@ -53,6 +55,7 @@ __all__ = [
     "Compiled",
     "Ledger",
     "LedgerSettings",
+    "SessionAgent",
     "card",
     "catalogue_message",
     "compile_prompt",

@@ -26,7 +26,6 @@ from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, ConsultSetting
 from advisor.errors import LedgerTooLarge
 from advisor.models import ToolSpec
 from obligations import (
-    AgentSpawned,
     AssistantMessage,
     Compaction,
     Event,
@@ -46,6 +45,7 @@ from obligations import (
 from obligations.sources import host_tools
 from shellparse import Policy
 
+from ._agent import SessionAgent
 from ._cards import card, user_shell_card
 from ._catalogue import catalogue_message, tool_lines
 from ._compaction import restart
@@ -110,7 +110,7 @@ class Ledger:
         self.host: TranscriptFormat | None = host
         self.settings = settings or LedgerSettings()
         self.session_id = session_id
-        self.agent_id = agent_id
+        self._own = SessionAgent(agent_id)
         self.policy: Policy = policy
         self.system = system
         known = (*(host_tools(host) if host else ()), *tools)
@@ -129,12 +129,16 @@ class Ledger:
         self._call_handles: dict[str, str] = {}
         self._counter = 0
         self._tracker = Tracker(TrackerConfig(policy=policy, escalation=None))
-        self._spawned: set[str] = set()
         self._passes: dict[tuple[str, str | None], int] = {}
         self._ended: deque[tuple[int, list[Item]]] = deque(maxlen=TrackerConfig().ended_tasks)
         self._anchor = 0
         self.events = 0
         """Events taken so far."""
+
+    @property
+    def agent_id(self) -> str | None:
+        """The agent whose work is shown (``None`` until the session's own agent's first event)."""
+        return self._own.agent_id
 
     # -- taking events ---------------------------------------------------------------------------
 
@@ -153,13 +157,7 @@ class Ledger:
             self._ended.append((tick, ending))  # the task this message ended left these open
         if event.entry_id is not None:
             self._seen.setdefault(event.entry_id, self.events)
-        if isinstance(event, AgentSpawned):
-            if event.parent_id is not None:
-                self._spawned.add(event.agent_id)
-            return
-        if self.agent_id is None and event.agent_id not in self._spawned:
-            self.agent_id = event.agent_id
-        if event.agent_id != self.agent_id:
+        if not self._own.owns(event):
             return
         if isinstance(event, ToolDispatched):
             self._dispatched(event)

@@ -20,11 +20,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError
+from pydantic import Field
 
-from advisor._config_file import config_path, describe, read_section
+from advisor._config_file import load_table
 from advisor._values import Frozen
-from advisor.errors import ConfigError
 
 
 class LedgerSettings(Frozen):
@@ -47,10 +46,4 @@ class LedgerSettings(Frozen):
 
 def load_ledger_settings(flags: Mapping[str, Any] | None = None, *, path: Path | None = None) -> LedgerSettings:
     """The settings: ``flags`` (``None`` values ignored) over the ``[ledger]`` table of the config file."""
-    path = path or config_path()
-    settings = dict(read_section("ledger", path))
-    settings.update({key: value for key, value in (flags or {}).items() if value is not None})
-    try:
-        return LedgerSettings.model_validate(settings)
-    except ValidationError as error:
-        raise ConfigError(describe(error, f"ledger settings (flags, [ledger] in {path})")) from None
+    return load_table(LedgerSettings, "ledger", flags, path, "ledger settings")
