@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from advisor.consult import ConsultationLog, Investigation, consult, investigation_tools, load_consult_settings
+from advisor.consult import (
+    ConsultationLog,
+    ConsultSettings,
+    Investigation,
+    consult,
+    investigation_tools,
+    load_consult_settings,
+)
 from advisor.ledger import Compiled, Ledger, SessionAgent, load_ledger_settings, redact
 from advisor.models import load_model_config, make_model
 from obligations import Event, ToolCompleted, ToolDispatched
@@ -77,14 +84,13 @@ def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
         raise UsageProblem(f"--upto {upto}: the session has only {count} tool call(s)")
 
 
-def compile_ledger(options: ConsultOptions) -> tuple[Ledger, Compiled, str | None]:
+def compile_ledger(options: ConsultOptions, settings: ConsultSettings) -> tuple[Ledger, Compiled, str | None]:
     """The session's ledger, the request it compiles to, and the session's recorded working directory."""
     transcript = open_transcript(options.transcript)
-    consult_settings = load_consult_settings()
     ledger = Ledger(host=transcript.format, settings=load_ledger_settings())
     ledger.extend(upto_call(transcript.events(), options.upto))
     ledger.session_id = transcript.report.session_id
-    compiled = ledger.compile(question=options.question, tools=investigation_tools(consult_settings))
+    compiled = ledger.compile(question=options.question, tools=investigation_tools(settings))
     return ledger, compiled, transcript.report.cwd
 
 
@@ -97,8 +103,8 @@ def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
     return Path.cwd()
 
 
-async def _consult(options: ConsultOptions, ledger: Ledger, compiled: Compiled, workspace: Path) -> Consultation:
-    settings = load_consult_settings()
+async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, compiled: Compiled,
+                   workspace: Path) -> Consultation:
     flags = {"model": options.model, "provider": options.provider, "base_url": options.base_url}
     config = load_model_config(flags)
     model = make_model(config)
@@ -122,8 +128,9 @@ def exit_status(result: Consultation) -> int:
 
 def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness consult``; return its exit status."""
+    settings = load_consult_settings()
     try:
-        ledger, compiled, recorded = compile_ledger(options)
+        ledger, compiled, recorded = compile_ledger(options, settings)
     except UsageProblem as problem:
         err.write(f"witness consult: {problem}\n")
         return ExitCode.USAGE
@@ -138,7 +145,7 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
                   "more than the ledger's token budget even with every earlier block left out (raise "
                   "[ledger] token_budget)\n")
         return ExitCode.FINDINGS
-    result = asyncio.run(_consult(options, ledger, compiled, workspace_for(options, recorded)))
+    result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded)))
     if options.as_json:
         out.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
     else:
