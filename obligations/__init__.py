@@ -35,6 +35,7 @@ from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage, Claim
 from ._events._base import BaseEvent
 from ._events._compaction import Compaction
+from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import DiscriminatedEvent, Event, event_from_dict, event_from_json
@@ -49,6 +50,7 @@ from ._vocabulary import (
     AGENT_ROLES,
     CHANGES,
     DISPOSITION_KINDS,
+    HOST_MESSAGE_KINDS,
     ITEM_KINDS,
     ITEM_STATES,
     OUTCOMES,
@@ -58,6 +60,7 @@ from ._vocabulary import (
     Change,
     DispositionKind,
     ErrorCode,
+    HostMessageKind,
     ItemKind,
     ItemState,
     NoticeKind,
@@ -88,6 +91,7 @@ __all__ = [
     "DEFAULT_SHELL_TOOLS",
     "DISPOSITION_KINDS",
     "ERROR_CODES",
+    "HOST_MESSAGE_KINDS",
     "ITEM_KINDS",
     "ITEM_STATES",
     "NO_RECORD",
@@ -115,6 +119,8 @@ __all__ = [
     "ErrorCode",
     "EscalationConfig",
     "Event",
+    "HostMessage",
+    "HostMessageKind",
     "Item",
     "ItemKind",
     "ItemReport",

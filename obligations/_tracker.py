@@ -23,6 +23,7 @@ from ._escalation import Decision, Escalation
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage
+from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import Event
@@ -73,6 +74,8 @@ class Tracker:
         elif isinstance(event, UserMessage):
             if not event.goal:
                 self._new_task(self._agent(event.agent_id))
+        elif isinstance(event, HostMessage):
+            pass  # a hook's feedback is the host's context, not the user's intent: the task goes on
         elif isinstance(event, AssistantMessage):
             agent = self._agent(event.agent_id)
             agent.escalation.turn += 1
