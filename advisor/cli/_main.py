@@ -37,11 +37,23 @@ def _run(args: list[str]) -> int:
             from ._check import run_check
 
             return run_check(options, sys.stdout, sys.stderr)
-    if args[:1] == ["hook"] and not {"-h", "--help"} & set(args):
-        from ._hook import run_hook
-
-        return run_hook(args[1] if len(args) > 1 else "")
+    if args[:1] == ["hook"]:
+        return _run_hook(args[1:])
     return _run_click(args)
+
+
+def _run_hook(args: list[str]) -> int:
+    """``witness hook``, never through click's usage errors: to the hosts exit 2 means "block"."""
+    from ._hook import run_hook, silence_stdout
+
+    if {"-h", "--help"} & set(args):
+        import contextlib
+
+        with contextlib.suppress(BaseException):  # help that cannot be shown is still no block
+            _run_click(["hook", "--help"])
+        silence_stdout()
+        return ExitCode.OK
+    return run_hook(args)
 
 
 def _run_click(args: list[str]) -> int:

@@ -136,6 +136,7 @@ class CodexReader:
 
     def finish(self) -> list[Event]:
         self.report.unfinished_calls = len(self.calls) + len(self.deferred)
+        self.report.unanswered(list(self.calls))
         return []
 
     # -- entries ------------------------------------------------------------------------------

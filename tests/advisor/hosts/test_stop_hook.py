@@ -89,7 +89,7 @@ def test_stop_hook_allows_when_nothing_is_open(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "stdin", "message"),
     [(["hook", "claude-code"], b"not json", "not JSON"), (["hook", "claude-code"], b"[1, 2]", "not a JSON object"),
-     (["hook", "nonsense"], b"{}", "unknown host"), (["hook"], b"{}", "unknown host"),
+     (["hook", "nonsense"], b"{}", "unknown host"), (["hook"], b"{}", "no host named"),
      (["hook", "claude-code"], b'{"hook_event_name": "Stop"}', "no transcript_path"),
      (["hook", "codex"], b'{"hook_event_name": "Stop", "transcript_path": null}', "no transcript_path"),
      (["hook", "claude-code"], b'{"hook_event_name": "Stop", "transcript_path": "/no/such.jsonl"}',
