@@ -61,8 +61,6 @@ def run_hook(args: list[str]) -> int:
             _Quiet(sys.stdout).write(answer + "\n")
     except BaseException as error:  # whatever happens, the host must not read a block
         err.write(f"witness hook: internal error ({type(error).__name__}: {error}); allowing\n")
-    finally:
-        silence_stdout()
     return ExitCode.OK
 
 
@@ -130,21 +128,6 @@ def _disarm() -> None:
 
     if hasattr(signal, "setitimer"):
         signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-def silence_stdout() -> None:
-    """Make the interpreter's last flush of standard output harmless (a closed, full or gone output
-    would otherwise fail it and change the exit status)."""
-    stream = sys.stdout
-    if stream is None:
-        return
-    try:
-        stream.flush()
-    except (OSError, ValueError):
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-        except (OSError, ValueError):
-            sys.stdout = None
 
 
 def command() -> click.Command:

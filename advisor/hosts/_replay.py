@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from obligations import AgentSpawned, AssistantMessage, Event, NotATranscript, ToolDispatched, Tracker, TrackerConfig
-from obligations.sources import open_transcript
+from obligations.sources import file_kind, open_transcript
 from shellparse import Policy
 
 from ._payloads import StopInput
@@ -138,7 +138,7 @@ def _regular(path: str, until: float) -> tuple[int, int] | None:
         except OSError:
             return None  # reading it says why
         if not stat.S_ISREG(status.st_mode):
-            raise Unjudged(f"the transcript {path} is not a regular file ({_kind(status.st_mode)}); it is not read")
+            raise Unjudged(f"the transcript {path} is not a regular file ({file_kind(status.st_mode)}); it is not read")
         return status.st_size, status.st_mtime_ns
 
 
@@ -154,11 +154,3 @@ def _wait_for_change(path: str, seen: tuple[int, int] | None, until: float) -> t
         if now != seen:
             return now
     return None
-
-
-def _kind(mode: int) -> str:
-    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a device"),
-                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
-        if test(mode):
-            return name
-    return "not a regular file"
