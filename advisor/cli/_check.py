@@ -180,8 +180,8 @@ def command() -> click.Command:
         \b
           witness check -- 'npm test 2>&1 | tail -20'
           witness check --shell pwsh -- 'npm test; "EXIT=$LASTEXITCODE"'
-          witness check --batch commands.txt > verdicts.jsonl
-          witness check --batch commands.txt --format text
+          witness check --batch examples/commands.txt > verdicts.jsonl
+          witness check --batch examples/commands.txt --format text
 
         The words of COMMAND are joined with spaces; quote it as one argument to keep its own
         quoting. Put it after -- so that its options are not read as witness's.
