@@ -16,6 +16,7 @@ import sys
 from advisor.hosts import MAX_INPUT_BYTES, answer_hook
 
 from ._exits import ExitCode
+from ._output import Output
 
 TYPE_CHECKING = False  # `typing` is not loaded on the hook path
 if TYPE_CHECKING:
@@ -27,29 +28,9 @@ USAGE = "usage: witness hook claude-code|codex < hook-input.json"
 _DEFAULT_DEADLINE = 20.0
 
 
-class _Quiet:
-    """A text stream whose write failures (closed, full, gone) are swallowed: the hook's exit
-    status must not depend on whether anyone can read what it says."""
-
-    def __init__(self, stream: TextIO | None) -> None:
-        self.stream = stream
-
-    def write(self, text: str) -> int:
-        if self.stream is not None:
-            try:
-                self.stream.write(text)
-                self.stream.flush()
-            except (OSError, ValueError):
-                self.stream = None
-        return len(text)
-
-    def flush(self) -> None:
-        return None
-
-
 def run_hook(args: list[str]) -> int:
     """Answer the hook call on standard input; print the answer. Always exit status 0."""
-    err: TextIO = _Quiet(sys.stderr)  # type: ignore[assignment]  # only `write` is used
+    err: TextIO = Output(sys.stderr)  # type: ignore[assignment]  # only `write` is used: failures are swallowed
     try:
         deadline = _deadline(err)
         _arm(deadline, err)
@@ -58,7 +39,7 @@ def run_hook(args: list[str]) -> int:
         answer = answer_hook(host, raw, err, until=_now() + deadline) if host and raw is not None else ""
         _disarm()
         if answer:
-            _Quiet(sys.stdout).write(answer + "\n")
+            Output(sys.stdout).write(answer + "\n")
     except BaseException as error:  # whatever happens, the host must not read a block
         err.write(f"witness hook: internal error ({type(error).__name__}: {error}); allowing\n")
     return ExitCode.OK
