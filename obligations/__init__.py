@@ -76,7 +76,9 @@ from ._vocabulary import (
 )
 from ._wording import NO_RECORD, block_reason, closes_by, release_message
 from .errors import (
+    InvalidConfig,
     MalformedEntry,
+    NotAnEvent,
     NotATranscript,
     ObligationsError,
     SnapshotError,
@@ -127,12 +129,14 @@ __all__ = [
     "Event",
     "HostMessage",
     "HostMessageKind",
+    "InvalidConfig",
     "Item",
     "ItemKind",
     "ItemReport",
     "ItemState",
     "MalformedEntry",
     "NotATranscript",
+    "NotAnEvent",
     "Notice",
     "NoticeKind",
     "ObligationsError",

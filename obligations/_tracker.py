@@ -12,7 +12,7 @@ and never close anything. Order comes from the tracker's own tick, never from cl
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, get_args
 
 import shellparse
 
@@ -37,6 +37,9 @@ from ._reports import EndedTask
 from ._state import Agent, Evidence, Pending, Place, Scope, TrackerState
 from ._summary import failure_summary
 from ._vocabulary import AgentRole, DispositionKind, Outcome, ReviewOutcome, check_kind
+from .errors import NotAnEvent
+
+_EVENT_TYPES = get_args(Event)
 
 
 class Tracker:
@@ -65,7 +68,12 @@ class Tracker:
     # -- events -----------------------------------------------------------------------------
 
     def handle(self, event: Event) -> int:
-        """Take one event; return the tick it was given (the event itself is not changed)."""
+        """Take one event; return the tick it was given (the event itself is not changed). Raises
+        ``NotAnEvent`` for anything that is not an event (a dict: read it with ``event_from_dict``)."""
+        if not isinstance(event, _EVENT_TYPES):
+            given: object = event  # typed as an Event, but callers are Python code and may hand anything
+            hint = " (read a dict with obligations.event_from_dict first)" if isinstance(given, dict) else ""
+            raise NotAnEvent(f"Tracker.handle takes an event, not a {type(given).__name__}{hint}")
         self._state.tick += 1
         if isinstance(event, ToolDispatched):
             self._dispatched(event)
@@ -279,7 +287,8 @@ class Tracker:
                 continue
             item.state = "resolved"
             item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick,
-                                         kind="reverified-and-corrected" if item.correction else "reverified")
+                                         kind="reverified-and-corrected" if item.correction else "reverified",
+                                         command=pending.call.command)
             item.revision += 1
             item.note(Transition(tick=tick, change="resolved", detail=f"witnessed by `{pending.call.command}`",
                                  call_id=pending.call_id, origin=event.origin), self.config.history)

@@ -25,7 +25,10 @@ How host facts are mapped:
 - Sub-agents: entries with ``isSidechain`` belong to their ``agentId`` (``sidechain`` when it is
   missing); ``agent_progress`` entries that mirror a sub-agent's messages into the main file
   are read the same way. Each sub-agent is announced by ``AgentSpawned(parent_id="root",
-  role="local-subagent")`` before its first event.
+  role="local-subagent")`` before its first event. A sub-agent's own file
+  (``<session>/subagents/agent-<id>.jsonl``, or ``agent-<id>.jsonl`` beside the session in older
+  versions), whose first message is already a sidechain's, is that agent's session: its agent is
+  never announced, so it is the file's root agent and its checks are its own obligations.
 
 **Exit codes of Bash results.** Claude Code records none: ``toolUseResult`` for Bash holds
 ``stdout``, ``stderr`` and ``interrupted`` only, and a command that exits non-zero is routed to
@@ -111,6 +114,7 @@ class ClaudeReader:
         self.user_shell: dict[str, str] = {}
         self.boundary: _Boundary | None = None
         self.thinking: Bounded[tuple[str, str], str] = Bounded(1000)
+        self.first_message = True
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         kind = kind_of(entry.get("type"))
@@ -122,6 +126,10 @@ class ClaudeReader:
         if kind == "progress":
             return self._progress(entry)
         if kind in ("user", "assistant"):
+            if self.first_message:
+                self.first_message = False
+                if entry.get("isSidechain") is True:
+                    self.stamp.announced.add(_agent(entry))  # a sub-agent's own file: its session's root
             return self._message(entry)
         if kind == "system" and entry.get("subtype") == "compact_boundary":
             events = self._flush()
@@ -136,6 +144,7 @@ class ClaudeReader:
 
     def finish(self) -> list[Event]:
         self.report.unfinished_calls = len(self.pending) + len(self.user_shell)
+        self.report.unanswered(list(self.pending))
         return self._flush()
 
     # -- entries ------------------------------------------------------------------------------

@@ -159,6 +159,7 @@ class CodexReader:
 
     def finish(self) -> list[Event]:
         self.report.unfinished_calls = len(self.calls) + len(self.deferred)
+        self.report.unanswered(list(self.calls))
         return []
 
     # -- entries ------------------------------------------------------------------------------
