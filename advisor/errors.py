@@ -16,6 +16,8 @@
     │                                               the verdict rules
     ├── WorkspaceError(AdvisorError, ValueError)    the workspace given to the investigation tools
     │                                               is not a directory
+    ├── LedgerTooLarge(AdvisorError, ValueError)    even trimmed, the ledger exceeds its token
+    │                                               budget: the consultation is skipped
     ├── ConsultationNotFound(AdvisorError, LookupError)
     │                                               no consultation in the log has that id (or
     │                                               the prefix names several)
@@ -46,6 +48,7 @@ __all__ = [
     "ConfigError",
     "ConsultationNotFound",
     "GatewayError",
+    "LedgerTooLarge",
     "ModelError",
     "ModelRefused",
     "ModelUnavailable",
@@ -91,6 +94,11 @@ class VerdictError(AdvisorError, ValueError):
 
 class WorkspaceError(AdvisorError, ValueError):
     """The workspace the investigation tools are confined to is not a directory."""
+
+
+class LedgerTooLarge(AdvisorError, ValueError):
+    """Even with every earlier block left out and the verbatim tail cut down, the request exceeds its
+    token budget: the task and the most recent work alone are too large to consult on."""
 
 
 class ConsultationNotFound(AdvisorError, LookupError):

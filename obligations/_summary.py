@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shellparse
 
-from ._redact import redact
+from ._redact import redact_line as redact
 
 _TAIL = 4096
 """Characters read from the end at first when looking for the last line; doubled while they hold

@@ -32,7 +32,7 @@ from ._fingerprints import fingerprint, target_fingerprint
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition, item_id
 from ._notices import Notice, open_notice, reminder
 from ._outcomes import EXCLUDED, classify
-from ._redact import redact
+from ._redact import redact_line as redact
 from ._reports import EndedTask
 from ._state import Agent, Evidence, Pending, Place, Scope, TrackerState
 from ._summary import failure_summary

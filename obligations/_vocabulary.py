@@ -61,9 +61,10 @@ ReviewOutcome = Literal["delivered", "stale"]
 TranscriptFormat = Literal["claude-code", "codex", "pi"]
 """The hosts whose session files the readers know."""
 
-HostMessageKind = Literal["hook-feedback"]
+HostMessageKind = Literal["hook-feedback", "extension"]
 """What a host says in the conversation on its own behalf: ``hook-feedback`` is a hook's answer
-(a Stop hook's block reason) handed to the agent."""
+(a Stop hook's block reason) handed to the agent; ``extension`` a message an extension of the
+host added (Pi's ``custom_message``)."""
 
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 EXCLUDED_OUTCOMES: tuple[ExcludedOutcome, ...] = get_args(ExcludedOutcome)
