@@ -65,12 +65,14 @@ def create_app(settings: GatewaySettings, *, env: Mapping[str, str] | None = Non
               Route("/v1/messages", gateway.messages, methods=["POST"]),
               Route("/v1/messages/count_tokens", gateway.messages, methods=["POST"]),
               Route("/healthz", gateway.health, methods=["GET"])]
-    return Starlette(routes=routes, middleware=middleware, lifespan=gateway.lifespan,
-                     exception_handlers={HTTPException: _http_error, Exception: _internal_error})
+    app = Starlette(routes=routes, middleware=middleware, lifespan=gateway.lifespan,
+                    exception_handlers={HTTPException: _http_error, Exception: _internal_error})
+    app.state.gateway = gateway
+    return app
 
 
 class _Gateway:
-    """The handlers and the upstream connection they share."""
+    """The handlers and the upstream connection they share (``app.state.gateway``)."""
 
     def __init__(self, settings: GatewaySettings, env: Mapping[str, str] | None) -> None:
         self.settings = settings
@@ -79,6 +81,7 @@ class _Gateway:
 
     @property
     def upstream(self) -> Upstream:
+        """The upstream connection (made on first use when served without the lifespan)."""
         if self._upstream is None:  # served without the lifespan (an ASGI transport in a test)
             self._upstream = Upstream(self.settings, env=self.env)
         return self._upstream

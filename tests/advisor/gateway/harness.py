@@ -3,10 +3,11 @@ for the remote provider), for tests and the benchmark."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
@@ -29,6 +30,10 @@ class GatewayServer:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port = 0
+        self.app = create_app(self.settings, env=self.env)
+        """The application served (its ``state.gateway`` holds the upstream pool)."""
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop serving it, once a request or the lifespan ran."""
 
     @property
     def url(self) -> str:
@@ -40,6 +45,10 @@ class GatewayServer:
         """The OpenAI base URL of the gateway (``…/v1``)."""
         return self.url + "/v1"
 
+    async def _recording_loop(self, scope: Any, receive: Any, send: Any) -> None:
+        self.loop = asyncio.get_running_loop()
+        await self.app(scope, receive, send)
+
     def start(self) -> GatewayServer:
         """Serve; returns once connections are accepted."""
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -47,7 +56,7 @@ class GatewayServer:
         listener.bind(("127.0.0.1", 0))
         listener.listen(512)
         self.port = listener.getsockname()[1]
-        config = uvicorn.Config(create_app(self.settings, env=self.env), lifespan="on", log_level="critical",
+        config = uvicorn.Config(self._recording_loop, interface="asgi3", lifespan="on", log_level="critical",
                                 access_log=False, http="h11", ws="none", loop="asyncio",
                                 timeout_graceful_shutdown=3)
         self._server = uvicorn.Server(config)
@@ -75,3 +84,35 @@ class GatewayServer:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.stop()
+
+
+def pool_in_use(server: GatewayServer) -> tuple[int, int]:
+    """``(connections busy, requests waiting)`` in the gateway's upstream pool."""
+    app = server.app
+    upstream = app.state.gateway._upstream
+    if upstream is None:
+        return 0, 0
+    pool = upstream.http._transport._pool
+    busy = sum(1 for connection in pool.connections if not (connection.is_idle() or connection.is_closed()))
+    return busy, len(pool._requests)
+
+
+def gateway_tasks(server: GatewayServer) -> int:
+    """The tasks alive on the gateway's event loop, besides the one counting them."""
+    loop = server.loop
+    assert loop is not None
+
+    async def count() -> int:
+        return len(asyncio.all_tasks()) - 1
+
+    return asyncio.run_coroutine_threadsafe(count(), loop).result(timeout=10)
+
+
+def wait_until(condition: Callable[[], bool], *, seconds: float = 15.0) -> bool:
+    """Poll ``condition`` until it holds or ``seconds`` pass; whether it held."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
