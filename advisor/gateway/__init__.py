@@ -25,13 +25,13 @@ from advisor.gateway._entries import (
 )
 from advisor.gateway._exit_codes import exit_code
 from advisor.gateway._loop import Outcome, run_loop
-from advisor.gateway._messages_api import ADVISOR_BETA
+from advisor.gateway._messages_api import ADVISOR_BETA, upstream_headers
 from advisor.gateway._prompt import GATEWAY_ADVISOR_PROMPT
 from advisor.gateway._serve import configure_logging, serve
 from advisor.gateway._settings import GatewaySettings, is_loopback, load_gateway_settings
 from advisor.gateway._sse import completion_chunks
 from advisor.gateway._toolset import ToolSet, map_tool_choice, split_tools
-from advisor.gateway._trace import Trace, TracedCall, TraceRound, expand
+from advisor.gateway._trace import Trace, TracedCall, TraceRound, carried, expand, round_messages, split_trace
 from advisor.gateway._transcript import chat_events, open_obligations
 from advisor.gateway._upstream import Upstream
 
@@ -56,6 +56,7 @@ __all__ = [
     "TraceRound",
     "TracedCall",
     "Upstream",
+    "carried",
     "chat_events",
     "completion_chunks",
     "configure_logging",
@@ -69,7 +70,10 @@ __all__ = [
     "map_tool_choice",
     "open_obligations",
     "parse_chat",
+    "round_messages",
     "run_loop",
     "serve",
     "split_tools",
+    "split_trace",
+    "upstream_headers",
 ]

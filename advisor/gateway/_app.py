@@ -42,7 +42,7 @@ from advisor.gateway._loop import run_loop
 from advisor.gateway._messages_api import forward_messages
 from advisor.gateway._settings import GatewaySettings
 from advisor.gateway._sse import SseResponse, advised_frames
-from advisor.gateway._upstream import Upstream
+from advisor.gateway._upstream import Upstream, read, relay
 
 LOGGER = logging.getLogger("witness.gateway")
 T = TypeVar("T")
@@ -129,13 +129,8 @@ class _Gateway:
         response = await self.upstream.chat_raw(content)
         headers = {k: response.headers[k] for k in _KEPT_HEADERS if k in response.headers}
         if stream:
-            return SseResponse(response.aiter_raw(), on_close=response.aclose,
-                               headers=[(k.encode(), v.encode()) for k, v in headers.items()])
-        try:
-            body = await response.aread()
-        finally:
-            await response.aclose()
-        return Response(body, status_code=response.status_code, media_type=_JSON, headers=headers)
+            return SseResponse(relay(response), on_close=response.aclose, headers=_raw(headers))
+        return Response(await read(response), status_code=response.status_code, media_type=_JSON, headers=headers)
 
     async def models(self, request: Request) -> Response:
         try:
@@ -151,7 +146,7 @@ class _Gateway:
             raw = await _body(request, self.settings.max_body_bytes)
             access["bytes_in"] = len(raw)
             response = await forward_messages(self.upstream.http, base_url=self.settings.messages_upstream,
-                                              key_env=self.settings.anthropic_key_env, body=raw,
+                                              key=self.upstream.anthropic_key, body=raw,
                                               client_headers=request.headers, path=request.url.path)
         except GatewayError as error:
             access["error"] = error.code
@@ -159,12 +154,12 @@ class _Gateway:
         headers = {k: response.headers[k] for k in _KEPT_HEADERS if k in response.headers}
         if response.status_code == 200 and response.headers.get("content-type", "").startswith("text/event-stream"):
             access["stream"] = True
-            return SseResponse(response.aiter_raw(), on_close=response.aclose,
-                               headers=[(k.encode(), v.encode()) for k, v in headers.items()])
+            return SseResponse(relay(response), on_close=response.aclose, headers=_raw(headers))
         try:
-            body = await response.aread()
-        finally:
-            await response.aclose()
+            body = await read(response)
+        except GatewayError as error:
+            access["error"] = error.code
+            return _error(error, anthropic=True)
         return Response(body, status_code=response.status_code, headers=headers,
                         media_type=response.headers.get("content-type", _JSON))
 
@@ -206,6 +201,10 @@ async def _until_disconnect(request: Request, work: Awaitable[T]) -> T:
             task.cancel()
             with anyio.CancelScope(shield=True):
                 await asyncio.gather(task, return_exceptions=True)
+
+
+def _raw(headers: Mapping[str, str]) -> list[tuple[bytes, bytes]]:
+    return [(name.encode(), value.encode()) for name, value in headers.items()]
 
 
 def _error(error: GatewayError, *, anthropic: bool = False) -> Response:

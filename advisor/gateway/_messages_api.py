@@ -11,7 +11,6 @@ declares the native advisor tool. ``witness:advisor`` entries are not offered he
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 
 import httpx2
@@ -38,10 +37,9 @@ def upstream_headers(client: Mapping[str, str], body: bytes, *, key: str | None)
     return headers
 
 
-async def forward_messages(http: httpx2.AsyncClient, *, base_url: str, key_env: str, body: bytes,
+async def forward_messages(http: httpx2.AsyncClient, *, base_url: str, key: str | None, body: bytes,
                            client_headers: Mapping[str, str], path: str = "/v1/messages") -> httpx2.Response:
     """Send the request upstream and return the open response (streamed; the caller closes it)."""
-    key = os.environ.get(key_env) or None
     request = http.build_request("POST", base_url + path, content=body,
                                  headers=upstream_headers(client_headers, body, key=key))
     try:

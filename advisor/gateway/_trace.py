@@ -79,12 +79,12 @@ def carried(content: str | None, trace: Trace | None) -> str | None:
     return encode(trace) + (content or "")
 
 
-def split(content: Any) -> tuple[Trace | None, Any]:
+def split_trace(content: Any) -> tuple[Trace | None, Any]:
     """``(trace, content without it)`` for a message's content (a string or text parts)."""
     if isinstance(content, list):
         first = content[0] if content else None
         if isinstance(first, dict) and first.get("type") == "text" and isinstance(first.get("text"), str):
-            trace, rest = split(first["text"])
+            trace, rest = split_trace(first["text"])
             if trace is not None:
                 tail = content[1:] if rest is None else [{**first, "text": rest}, *content[1:]]
                 return trace, tail or None
@@ -127,7 +127,7 @@ def expand(messages: list[Any]) -> list[Any]:
         if not (isinstance(message, dict) and message.get("role") == "assistant"):
             out.append(message)
             continue
-        trace, rest = split(message.get("content"))
+        trace, rest = split_trace(message.get("content"))
         if trace is None:
             out.append(message)
             continue

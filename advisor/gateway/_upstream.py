@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, cast
 
 import httpx2
@@ -70,6 +70,28 @@ def _message(error: openai.APIStatusError) -> str:
     return f"HTTP {error.status_code}"
 
 
+async def read(response: httpx2.Response) -> bytes:
+    """The whole body of an open response, then closed; a connection lost on the way is a 502/504."""
+    try:
+        return await response.aread()
+    except httpx2.TransportError as error:
+        raise upstream_error(error) from error
+    finally:
+        await response.aclose()
+
+
+async def relay(response: httpx2.Response) -> AsyncIterator[bytes]:
+    """An open streamed response's bytes as they come; a connection lost on the way ends the relay
+    with an error event (the OpenAI SDK raises it)."""
+    try:
+        async for piece in response.aiter_raw():
+            yield piece
+    except httpx2.TransportError as error:
+        yield b"data: " + orjson.dumps(upstream_error(error).body()) + b"\n\n"
+    finally:
+        await response.aclose()
+
+
 class Upstream:
     """The pooled connection to the upstream provider; one per gateway process."""
 
@@ -77,6 +99,8 @@ class Upstream:
         self.settings = settings
         env = os.environ if env is None else env
         self._key = env.get(settings.upstream_key_env) or None
+        self.anthropic_key = env.get(settings.anthropic_key_env) or None
+        """The key sent with forwarded Anthropic Messages requests."""
         limits = httpx2.Limits(max_connections=settings.upstream_max_connections,
                                max_keepalive_connections=settings.upstream_max_connections)
         timeout = httpx2.Timeout(settings.upstream_timeout, connect=settings.upstream_connect_timeout)
@@ -96,10 +120,11 @@ class Upstream:
     async def chat(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """One non-streamed chat completion, as the upstream's JSON."""
         raw = await self._post("/chat/completions", orjson.dumps(body))
+        content = await read(raw)
         try:
-            completion = orjson.loads(await raw.aread())
-        finally:
-            await raw.aclose()
+            completion = orjson.loads(content)
+        except orjson.JSONDecodeError:
+            raise UpstreamFailed("the upstream's answer is not JSON", code="upstream_bad_response") from None
         if not isinstance(completion, dict) or not isinstance(completion.get("choices"), list) \
                 or not completion["choices"] or not isinstance(completion["choices"][0].get("message"), dict):
             raise UpstreamFailed("the upstream answered with no chat completion choice", code="upstream_bad_response")

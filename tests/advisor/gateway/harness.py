@@ -25,8 +25,8 @@ class GatewayServer:
 
     def __init__(self, upstream: ModelServer, *, env: Mapping[str, str] | None = None, **settings: Any) -> None:
         self.env = {"OPENAI_API_KEY": UPSTREAM_KEY, "ANTHROPIC_API_KEY": UPSTREAM_KEY, **(env or {})}
-        self.settings = GatewaySettings(upstream=upstream.openai_base_url, anthropic_upstream=upstream.url,
-                                        **{"log_consultations": False, **settings})
+        self.settings = GatewaySettings(**{"upstream": upstream.openai_base_url, "anthropic_upstream": upstream.url,
+                                           "log_consultations": False, **settings})
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self.port = 0

@@ -7,13 +7,13 @@ from typing import Any
 
 from tests.support.script import RecordedRequest
 
-USER = [{"role": "user", "content": "Design a rate limiter for a distributed API gateway."}]
-SHELL = {"type": "function", "function": {"name": "exec_command", "description": "Run a shell command.",
+USER: list[Any] = [{"role": "user", "content": "Design a rate limiter for a distributed API gateway."}]
+SHELL: Any = {"type": "function", "function": {"name": "exec_command", "description": "Run a shell command.",
                                           "parameters": {"type": "object", "properties": {"cmd": {"type": "string"}},
                                                          "required": ["cmd"]}}}
 
 
-def advisor(**parameters: Any) -> dict[str, Any]:
+def advisor(**parameters: Any) -> Any:
     """A ``witness:advisor`` tool entry."""
     return {"type": "witness:advisor", "parameters": parameters}
 

@@ -45,7 +45,7 @@ def test_the_next_request_replays_the_advice_instead_of_repeating_it(client: ope
     model_server.enqueue(Reply(text="Tests pass; done."))
     history = [*USER, response.choices[0].message.model_dump(exclude_none=True),
                {"role": "tool", "tool_call_id": "run_1", "content": "Process exited with code 0\nOutput:\n3 passed"}]
-    final = client.chat.completions.create(model="gpt-test", messages=history, tools=TOOLS)  # type: ignore[arg-type]
+    final = client.chat.completions.create(model="gpt-test", messages=history, tools=TOOLS)
     assert final.choices[0].message.content == "Tests pass; done."
     (upstream,) = model_server.requests
     assistant = upstream.body["messages"][1]
@@ -54,7 +54,7 @@ def test_the_next_request_replays_the_advice_instead_of_repeating_it(client: ope
     results = tool_results(upstream)
     assert results["adv_1"] == {"status": "ok", "model": "adv", "advice": "Severity: nit\nYes, run them."}
     assert [m.get("tool_call_id") for m in upstream.body["messages"][2:]] == ["adv_1", "run_1"]
-    assert (final.usage.model_extra or {})["server_tool_use"]["advisor_requests"] == 0
+    assert final.usage is not None and (final.usage.model_extra or {})["server_tool_use"]["advisor_requests"] == 0
 
 
 def test_a_finished_loop_carries_its_rounds_so_later_turns_see_the_advice(client: openai.OpenAI,
@@ -68,7 +68,7 @@ def test_a_finished_loop_carries_its_rounds_so_later_turns_see_the_advice(client
     model_server.enqueue(Reply(text="Sure."))
     history = [*USER, response.choices[0].message.model_dump(exclude_none=True),
                {"role": "user", "content": "Thanks. Now the tests?"}]
-    client.chat.completions.create(model="gpt-test", messages=history, tools=TOOLS)  # type: ignore[arg-type]
+    client.chat.completions.create(model="gpt-test", messages=history, tools=TOOLS)
     replayed = model_server.requests[0].body["messages"]
     assert replayed[:len(loop_last)] == loop_last
     following = replayed[len(loop_last)]
@@ -99,7 +99,7 @@ def test_a_trace_the_client_mangled_stays_text(client: openai.OpenAI, model_serv
     model_server.enqueue(Reply(text="ok"))
     broken = "<witness:advisor-trace>{not json</witness:advisor-trace>\nhello"
     history = [*USER, {"role": "assistant", "content": broken}, {"role": "user", "content": "again"}]
-    client.chat.completions.create(model="gpt-test", messages=history, tools=TOOLS)  # type: ignore[arg-type]
+    client.chat.completions.create(model="gpt-test", messages=history, tools=TOOLS)
     assert model_server.requests[0].body["messages"][1] == {"role": "assistant", "content": broken}
 
 
@@ -111,7 +111,7 @@ def test_a_request_without_advisors_still_expands_a_carried_trace(client: openai
     model_server.enqueue(Reply(text="fine"))
     history = [*USER, response.choices[0].message.model_dump(exclude_none=True),
                {"role": "tool", "tool_call_id": "run_1", "content": "ok"}]
-    client.chat.completions.create(model="gpt-test", messages=history, tools=[SHELL])  # type: ignore[arg-type]
+    client.chat.completions.create(model="gpt-test", messages=history, tools=[SHELL])
     sent = model_server.requests[0].body["messages"]
     assert "witness:advisor-trace" not in str(sent)
     assert [m["role"] for m in sent] == ["user", "assistant", "tool", "tool"]
