@@ -51,7 +51,9 @@ class GatewayServer:
 
     def start(self) -> GatewayServer:
         """Serve; returns once connections are accepted."""
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP, not 0: asyncio disables Nagle only on sockets whose protocol says TCP, and without
+        # that every response written in two parts waits out the client's delayed ACK (about 40 ms).
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind(("127.0.0.1", 0))
         listener.listen(512)
