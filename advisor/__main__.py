@@ -1,6 +1,6 @@
 """``python -m advisor``: the same as the ``witness`` command."""
 
-from advisor._cli import main
+from advisor.cli import main
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -3,9 +3,15 @@
 Generates Claude Code-shaped transcripts of 10 MB, 100 MB and 500 MB — written the way Claude
 Code writes them: one line per content block of a response (thinking with its signature, text,
 tool use) with the usage block, then the tool result with its structured copy; lines average
-about 1.3 KB, as in real sessions. The mix: a user prompt every few hundred lines; Bash calls
-(30 %, a fifth of them checks, a quarter failing, some masked), Read (40 %) and Edit (30 %).
-Then it prints for each size:
+about 1.3 KB, as in real sessions. Two mixes:
+
+- ``passing`` (mostly passing work): a user prompt every few hundred lines; Bash calls (30 %, a
+  fifth of them checks, a quarter failing, some masked), Read (40 %) and Edit (30 %);
+- ``failing`` (a session stuck on failures), 60 MB by default: every third tool call is a check
+  that fails with about 2 KB of a real runner's output (pytest, jest, cargo, tsc, go — head,
+  tracebacks, and the failure summary at the end); the rest are Read, Edit and other commands.
+
+Then it prints for each mix and size:
 
 - the wall time of auditing it (``obligations.audit``, which streams the file through a tracker);
 - the peak resident memory of that audit (a child process per size, so each peak is its own);
@@ -18,9 +24,9 @@ each time the best of ``--repeats`` runs (default 3): this machine's noise is la
 and the time of one `witness hook claude-code` Stop call, as a process, on the 10 MB transcript
 (target: under half a second).
 
-    .venv/bin/python benchmarks/audit_bench.py [--sizes 10,100,500] [--repeats 3] [--keep DIR]
+    .venv/bin/python benchmarks/audit_bench.py [--sizes 10,100,500] [--failing-sizes 60] [--repeats 3] [--keep DIR]
 
-Files are written to a temporary directory (about 610 MB for the default sizes) and removed.
+Files are written to a temporary directory (about 670 MB for the default sizes) and removed.
 """
 
 from __future__ import annotations
@@ -47,14 +53,47 @@ USAGE = {"input_tokens": 6, "cache_creation_input_tokens": 8404, "cache_read_inp
 OUTPUT = "\n".join(f"line {n}: some output the command printed while it ran, fairly ordinary" for n in range(12))
 
 
+def _failure(n: int) -> tuple[str, str]:
+    """The command and about 2 KB of output of the ``n``-th failing check, as its runner prints it."""
+    frames = "".join(f"    at Object.<anonymous> (/home/dev/app/src/module{n % 7}/part{k}.ts:{40 + k}:{7 + k})\n"
+                     for k in range(6))
+    trace = "".join(f'  File "/home/dev/app/tests/test_mod{n % 9}.py", line {100 + k}, in test_case_{k}\n'
+                    f"    assert compute(0x{n * 7919 + k:x}) == expected\n" for k in range(11))
+    outputs = [
+        ("pytest -q", "============================= test session starts ==============================\n"
+         f"platform linux -- Python 3.12.4, pytest-8.4.1\ncollected {200 + n % 50} items\n\n"
+         + "tests/test_mod.py ........F.....................................\n" * 3
+         + "\n=================================== FAILURES ===================================\n"
+         + trace + f"E       AssertionError: assert {n} == {n + 1}\n"
+         + f"FAILED tests/test_mod{n % 9}.py::test_case_3 - AssertionError: assert {n} == {n + 1}\n"
+         + f"==================== 1 failed, {199 + n % 50} passed in {n % 90 / 10 + 1:.2f}s ====================\n"),
+        ("npm test", "> app@1.0.0 test\n> jest\n\n" + f" FAIL  src/module{n % 7}/part.test.ts\n"
+         + "  ● computes the total\n\n    expect(received).toBe(expected)\n\n" + frames * 4
+         + f"\nTests:       1 failed, {40 + n % 20} passed, {41 + n % 20} total\nTime:        {n % 9}.{n % 97} s\n"),
+        ("cargo test", f"   Compiling app v0.1.0 (/home/dev/app)\n    Finished test target(s) in {n % 30}.2s\n"
+         + "".join(f"test tests::case_{k} ... ok\n" for k in range(60))
+         + f"test tests::case_{n % 30} ... FAILED\n\nfailures:\n\n---- tests::case_{n % 30} stdout ----\n"
+         + f"thread 'tests::case' panicked at src/lib.rs:{n % 400}:9:\nassertion failed: left == right\n"
+         + f"\ntest result: FAILED. 60 passed; 1 failed; 0 ignored; finished in 0.0{n % 10}s\n"),
+        ("npx tsc --noEmit", "".join(f"src/module{n % 7}/part{k}.ts({10 + k},{3 + k}): error TS2322: Type "
+                                     f"'string' is not assignable to type 'number'.\n" for k in range(21))
+         + "\nFound 21 errors in 7 files.\n"),
+        ("go test ./...", "".join(f"ok  \tgithub.com/dev/app/pkg{k}\t0.0{k}s\n" for k in range(12))
+         + f"--- FAIL: TestCompute (0.00s)\n    compute_test.go:{n % 300}: got {n}, want {n + 1}\n"
+         + "".join(f"        stack frame {k} at 0x{n * 31 + k:08x}\n" for k in range(40))
+         + "FAIL\nFAIL\tgithub.com/dev/app/pkg\t0.012s\nFAIL\n"),
+    ]
+    return outputs[n % len(outputs)]
+
+
 def _envelope(kind: str, n: int, parent: str | None) -> dict[str, Any]:
     return {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": "/home/dev/app",
             "sessionId": SESSION, "version": "2.1.140", "gitBranch": "main", "type": kind,
             "uuid": f"{n:08x}-0000-4000-8000-000000000000", "timestamp": "2026-11-20T10:00:00.000Z"}
 
 
-def generate(path: Path, size: int, seed: int = 7) -> int:
-    """Write a transcript of about ``size`` bytes; return its line count."""
+def generate(path: Path, size: int, seed: int = 7, mix: str = "passing") -> int:
+    """Write a transcript of about ``size`` bytes in the given ``mix``; return its line count."""
     rng = random.Random(seed)
     written = lines = calls = 0
     parent: str | None = None
@@ -75,7 +114,10 @@ def generate(path: Path, size: int, seed: int = 7) -> int:
             calls += 1
             tool_id = f"toolu_{calls:010d}"
             roll = rng.random()
-            if roll < 0.3:
+            failure = _failure(calls) if mix == "failing" and calls % 3 == 0 else None
+            if failure is not None:
+                name, arguments = "Bash", {"command": failure[0], "description": "run the checks"}
+            elif roll < 0.3:
                 command = rng.choice(CHECKS) if rng.random() < 0.2 else rng.choice(OTHER)
                 if rng.random() < 0.1:
                     command += " 2>&1 | tail -20; echo done"
@@ -98,12 +140,13 @@ def generate(path: Path, size: int, seed: int = 7) -> int:
                                     "role": "assistant", "stop_reason": "tool_use", "content": [block],
                                     "usage": USAGE}
                 emit(entry)
-            failed = name == "Bash" and rng.random() < 0.25
-            content = ("Exit code 1\n" if failed else "") + OUTPUT
+            output = failure[1] if failure is not None else OUTPUT
+            failed = failure is not None or (mix == "passing" and name == "Bash" and rng.random() < 0.25)
+            content = ("Exit code 1\n" if failed else "") + output
             entry = _envelope("user", lines, parent)
             entry["message"] = {"role": "user", "content": [{"tool_use_id": tool_id, "type": "tool_result",
                                                              "content": content, "is_error": failed}]}
-            entry["toolUseResult"] = {"stdout": OUTPUT, "stderr": "", "interrupted": False, "isImage": False}
+            entry["toolUseResult"] = {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}
             emit(entry)
     return lines
 
@@ -153,29 +196,33 @@ def hook_seconds(path: Path, runs: int = 5) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--sizes", default="10,100,500", help="transcript sizes in MB, comma-separated")
+    parser.add_argument("--sizes", default="10,100,500", help="passing-mix transcript sizes in MB, comma-separated")
+    parser.add_argument("--failing-sizes", default="60", help="failing-mix transcript sizes in MB (empty: none)")
     parser.add_argument("--repeats", type=int, default=3, help="runs per measurement; the best one counts")
     parser.add_argument("--keep", type=Path, help="write the transcripts here and keep them")
     options = parser.parse_args()
-    sizes = [int(size) for size in options.sizes.split(",")]
+    sizes = [int(size) for size in options.sizes.split(",") if size]
+    runs = [("passing", size) for size in sizes]
+    runs += [("failing", int(size)) for size in options.failing_sizes.split(",") if size]
     folder = options.keep or Path(tempfile.mkdtemp(prefix="witness-audit-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
-    print(f"{'size':>7} {'lines':>9} {'events':>9} {'audit s':>8} {'json s':>7} {'ratio':>6} {'peak RSS':>9}")
+    print(f"{'mix':>8} {'size':>7} {'lines':>9} {'events':>9} {'open':>5} {'audit s':>8} {'json s':>7} {'ratio':>6} "
+          f"{'peak RSS':>9}")
     first: Path | None = None
     try:
-        for size in sizes:
-            path = folder / f"claude-{size}mb.jsonl"
-            lines = generate(path, size * MB)
+        for mix, size in runs:
+            path = folder / f"claude-{mix}-{size}mb.jsonl"
+            lines = generate(path, size * MB, mix=mix)
             first = first or path
             floor = min(decode_only(path) for _ in range(options.repeats))
             result = min((audit_in_child(path) for _ in range(options.repeats)), key=lambda run: run["seconds"])
             ratio = result["seconds"] / floor
-            print(f"{size:>5}MB {lines:>9,} {result['events']:>9,} {result['seconds']:>8.2f} {floor:>7.2f} "
-                  f"{ratio:>5.2f}x {result['peak'] / MB:>7.0f}MB")
-        print("target: audit time at most 2.5x the json decoding of the same file")
+            print(f"{mix:>8} {size:>5}MB {lines:>9,} {result['events']:>9,} {result['open']:>5} "
+                  f"{result['seconds']:>8.2f} {floor:>7.2f} {ratio:>5.2f}x {result['peak'] / MB:>7.0f}MB")
+        print("target: audit time at most 2.5x the json decoding of the same file, for either mix")
         if first is not None:
             seconds = hook_seconds(first)
-            print(f"Stop hook on the {sizes[0]} MB transcript: {seconds:.3f} s per call (target: under 0.5 s)")
+            print(f"Stop hook on the first transcript ({first.name}): {seconds:.3f} s per call (target: under 0.5 s)")
     finally:
         if options.keep is None:
             for path in folder.glob("*.jsonl"):

@@ -12,11 +12,23 @@ later, genuine, unmasked pass of the same check, with nothing edited since — c
 >>> [(item.check, item.state) for item in tracker.open_items()]
 [('pytest -q', 'open')]
 
-The public API is this module's ``__all__``; everything else lives in private modules.
+The public API is this module's ``__all__`` (the exceptions are also in ``obligations.errors``,
+the transcript readers in ``obligations.sources``); everything else lives in private modules.
 """
 
-from ._audit import SessionAudit, audit
-from ._config import EscalationConfig, TrackerConfig
+from ._answers import AgentInfo, ClaimResult, ReviewTicket, Task
+from ._audit import audit
+from ._config import (
+    DEFAULT_DELEGATION_TOOLS,
+    DEFAULT_EDIT_TOOLS,
+    DEFAULT_INTERNAL_TOOLS,
+    DEFAULT_PWSH_TOOLS,
+    DEFAULT_READ_ONLY_TOOLS,
+    DEFAULT_SHELL_TOOLS,
+    REMINDER_BUDGET,
+    EscalationConfig,
+    TrackerConfig,
+)
 from ._escalation import Decision, Signal
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
@@ -28,42 +40,119 @@ from ._events._tool_dispatched import ToolDispatched
 from ._events._union import DiscriminatedEvent, Event, event_from_dict, event_from_json
 from ._events._user_message import UserMessage
 from ._fingerprints import fingerprint, normalize
-from ._items import Attempt, Item, Transition
-from ._notices import NO_RECORD, Notice
-from ._outcomes import OUTCOMES, classify
-from ._state import ClaimResult, ReviewTicket
+from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
+from ._notices import Notice
+from ._outcomes import ERROR_CODES, classify
+from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
 from ._tracker import Tracker
+from ._vocabulary import (
+    AGENT_ROLES,
+    CHANGES,
+    DISPOSITION_KINDS,
+    ITEM_KINDS,
+    ITEM_STATES,
+    OUTCOMES,
+    TRANSCRIPT_FORMATS,
+    AgentRole,
+    CallKind,
+    Change,
+    DispositionKind,
+    ErrorCode,
+    ItemKind,
+    ItemState,
+    NoticeKind,
+    Outcome,
+    ResolutionKind,
+    ReviewOutcome,
+    SignalKind,
+    TranscriptFormat,
+)
+from ._wording import NO_RECORD, block_reason, closes_by, release_message
+from .errors import (
+    MalformedEntry,
+    NotATranscript,
+    ObligationsError,
+    SnapshotError,
+    SnapshotVersionError,
+    UnknownFormat,
+)
 
 __all__ = [
+    "AGENT_ROLES",
+    "CHANGES",
+    "DEFAULT_DELEGATION_TOOLS",
+    "DEFAULT_EDIT_TOOLS",
+    "DEFAULT_INTERNAL_TOOLS",
+    "DEFAULT_PWSH_TOOLS",
+    "DEFAULT_READ_ONLY_TOOLS",
+    "DEFAULT_SHELL_TOOLS",
+    "DISPOSITION_KINDS",
+    "ERROR_CODES",
+    "ITEM_KINDS",
+    "ITEM_STATES",
     "NO_RECORD",
     "OUTCOMES",
+    "REMINDER_BUDGET",
+    "TRANSCRIPT_FORMATS",
     "AgentDisposed",
+    "AgentInfo",
+    "AgentRole",
     "AgentSpawned",
     "AssistantMessage",
     "Attempt",
     "BaseEvent",
+    "CallKind",
+    "Change",
     "Claim",
     "ClaimResult",
     "Compaction",
+    "Correction",
     "Decision",
     "DiscriminatedEvent",
+    "Disposition",
+    "DispositionKind",
+    "EndedTask",
+    "ErrorCode",
     "EscalationConfig",
     "Event",
     "Item",
+    "ItemKind",
+    "ItemReport",
+    "ItemState",
+    "MalformedEntry",
+    "NotATranscript",
     "Notice",
+    "NoticeKind",
+    "ObligationsError",
+    "Outcome",
+    "Reopening",
+    "Resolution",
+    "ResolutionKind",
+    "ReviewOutcome",
     "ReviewTicket",
     "SessionAudit",
     "Signal",
+    "SignalKind",
+    "SkippedLine",
+    "SnapshotError",
+    "SnapshotVersionError",
+    "Task",
     "ToolCompleted",
     "ToolDispatched",
     "Tracker",
     "TrackerConfig",
+    "TranscriptFormat",
     "Transition",
+    "UnknownFormat",
     "UserMessage",
+    "WitnessRef",
     "audit",
+    "block_reason",
     "classify",
+    "closes_by",
     "event_from_dict",
     "event_from_json",
     "fingerprint",
     "normalize",
+    "release_message",
 ]

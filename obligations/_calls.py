@@ -8,16 +8,19 @@ the tests" is not a test run).
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
 import shellparse
 
-from ._config import PWSH_TOOLS, TrackerConfig
+from ._config import DEFAULT_PWSH_TOOLS, TrackerConfig
+from ._vocabulary import CallKind
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file", "filename", "file")
-_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+_SHELL_PROGRAMS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+"""Programs whose ``-c`` argument is the command line, in an argv such as ``["bash", "-lc", "npm test"]``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +29,7 @@ class Call:
 
     tool: str
     """The tool's name as the host gave it."""
-    kind: str
+    kind: CallKind
     """``shell``, ``edit``, ``read``, ``ignored`` or ``other`` (an unknown tool)."""
     command: str | None
     """For shell tools, the command line."""
@@ -43,7 +46,7 @@ class Call:
         return self.analysis.validation if self.analysis is not None else None
 
 
-def interpret(tool: str, arguments: dict[str, Any], shell: str | None, config: TrackerConfig) -> Call:
+def interpret(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None, config: TrackerConfig) -> Call:
     """Interpret a call of ``tool`` with ``arguments``."""
     name = tool.lower()
     if name in config.ignored_tools:
@@ -52,7 +55,7 @@ def interpret(tool: str, arguments: dict[str, Any], shell: str | None, config: T
         command = _command(arguments)
         if command is None:
             return Call(tool, "shell", None, None, True, ())
-        dialect = shell or ("pwsh" if name in PWSH_TOOLS else "bash")
+        dialect: shellparse.Shell = shell or ("pwsh" if name in DEFAULT_PWSH_TOOLS else "bash")
         analysis = shellparse.analyze(command, dialect, config.policy)
         return Call(tool, "shell", command, analysis, analysis.effect != "read-only", ())
     if name in config.read_only_tools:
@@ -68,17 +71,11 @@ def _command(arguments: dict[str, Any]) -> str | None:
         return value
     if isinstance(value, list) and value and all(isinstance(part, str) for part in value):
         # Codex's `shell` tool takes an argv: ["bash", "-lc", "npm test"].
-        if len(value) >= 3 and value[0].rsplit("/", 1)[-1] in _SHELLS and value[1].startswith("-") \
+        if len(value) >= 3 and value[0].rsplit("/", 1)[-1] in _SHELL_PROGRAMS and value[1].startswith("-") \
                 and "c" in value[1]:
             return str(value[2])
-        return " ".join(_quote(part) for part in value)
+        return shlex.join(value)
     return None
-
-
-def _quote(part: str) -> str:
-    if part and re.fullmatch(r"[A-Za-z0-9_@%+=:,./-]+", part):
-        return part
-    return "'" + part.replace("'", "'\"'\"'") + "'"
 
 
 def _targets(arguments: dict[str, Any]) -> tuple[str, ...]:

@@ -1,28 +1,44 @@
-"""How a tracker is set up: which tools are shells, which are edits, and the scoring knobs."""
+"""How a tracker is set up: which tools are shells, which are edits, and the scoring knobs.
+
+The tool sets are the tracker's defaults, named for what they hold, in lower case (tool names
+compare case-insensitively). They are the tools of every host at once: a transcript reader knows
+its own host's shell tools separately (``CLAUDE_CODE_SHELL_TOOLS`` …), because there they decide
+where an exit code is recorded, not which commands are analysed.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-SHELL_TOOLS = frozenset({"bash", "sh", "zsh", "pwsh", "powershell", "shell", "exec_command", "terminal",
-                         "local_shell", "shell_command", "run_terminal_cmd", "execute_command", "run_command"})
-PWSH_TOOLS = frozenset({"pwsh", "powershell"})
-READ_ONLY_TOOLS = frozenset({
+from shellparse import Policy
+
+REMINDER_BUDGET = 3
+"""Reminders per task, at most: the tracker's ``stop`` and the hosts' Stop hooks share it."""
+
+DEFAULT_SHELL_TOOLS = frozenset({"bash", "sh", "zsh", "pwsh", "powershell", "shell", "exec_command", "terminal",
+                                 "local_shell", "shell_command", "run_terminal_cmd", "execute_command", "run_command"})
+"""Tools whose ``command``/``cmd`` argument is a command line the tracker analyses."""
+DEFAULT_PWSH_TOOLS = frozenset({"pwsh", "powershell"})
+"""Shell tools whose commands are PowerShell unless the event says otherwise."""
+DEFAULT_READ_ONLY_TOOLS = frozenset({
     "read", "read_file", "read_image", "view", "glob", "grep", "ls", "list_dir", "find", "search", "web_search",
     "web_fetch", "webfetch", "websearch", "todowrite", "todo_write", "todoread", "update_plan", "view_image",
     "list_mcp_resources", "read_mcp_resource", "listmcpresourcestool", "readmcpresourcetool", "notebookread",
     "exitplanmode", "enterplanmode", "askuserquestion", "bashoutput", "taskoutput", "skill", "slashcommand",
     "tool_search", "tool_search_call", "wait_agent", "list_agents", "get_agent_status",
 })
-EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete", "move",
-                        "rename", "create", "str_replace_based_edit_tool", "str_replace_editor", "write_file",
-                        "edit_file", "create_file"})
-# Delegation and process control: the delegate's own calls are counted where they happen, and
-# stopping a background process (`KillShell`) or a worker edits nothing.
-DELEGATION_TOOLS = frozenset({"task", "agent", "subagent", "spawn_agent", "dispatch_agent", "close_agent",
-                              "send_input", "killshell", "killbash", "taskstop", "write_stdin"})
-INTERNAL_TOOLS = frozenset({"consult_advisor", "advisor_verdict", "advisor_obligation", "structured_output",
-                            "run_code"})
+"""Tools that never change the workspace."""
+DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete",
+                                "move", "rename", "create", "str_replace_based_edit_tool", "str_replace_editor",
+                                "write_file", "edit_file", "create_file"})
+"""Tools that edit files (their path arguments are their targets)."""
+DEFAULT_DELEGATION_TOOLS = frozenset({"task", "agent", "subagent", "spawn_agent", "dispatch_agent", "close_agent",
+                                      "send_input", "killshell", "killbash", "taskstop", "write_stdin"})
+"""Delegation and process control: the delegate's own calls are counted where they happen, and
+stopping a background process (``KillShell``) or a worker edits nothing."""
+DEFAULT_INTERNAL_TOOLS = frozenset({"consult_advisor", "advisor_verdict", "advisor_obligation",
+                                    "structured_output", "run_code"})
+"""The advisor's own channel and other host-internal tools: neither evidence nor mutation."""
 
 
 @dataclass(frozen=True)
@@ -55,21 +71,23 @@ class EscalationConfig:
 class TrackerConfig:
     """A tracker's settings. Tool names compare case-insensitively."""
 
-    policy: str = "seed"
+    policy: Policy = "seed"
     """`seed`: a reporting pipe witnesses; `strict`: it does not (see shellparse)."""
-    reminder_budget: int = 3
+    reminder_budget: int = REMINDER_BUDGET
     """Reminders per task, at most (`stop` returns nothing once they are spent)."""
-    shell_tools: frozenset[str] = SHELL_TOOLS
+    shell_tools: frozenset[str] = DEFAULT_SHELL_TOOLS
     """Tools whose `command`/`cmd` argument is a shell command line."""
-    read_only_tools: frozenset[str] = READ_ONLY_TOOLS
+    read_only_tools: frozenset[str] = DEFAULT_READ_ONLY_TOOLS
     """Tools that never change the workspace."""
-    edit_tools: frozenset[str] = EDIT_TOOLS
+    edit_tools: frozenset[str] = DEFAULT_EDIT_TOOLS
     """Tools that edit files (their path arguments are their targets)."""
-    ignored_tools: frozenset[str] = INTERNAL_TOOLS | DELEGATION_TOOLS
+    ignored_tools: frozenset[str] = DEFAULT_INTERNAL_TOOLS | DEFAULT_DELEGATION_TOOLS
     """Tools that are neither evidence nor mutation: the advisor's own channel, and delegation
     (the delegate's own calls are counted where they happen)."""
-    escalation: EscalationConfig = field(default_factory=EscalationConfig)
-    """The escalation score's weights and gates."""
+    escalation: EscalationConfig | None = field(default_factory=EscalationConfig)
+    """The escalation score's weights and gates; ``None`` keeps no score (for a reader of
+    obligations only, such as an audit or a Stop hook: fingerprinting failures is most of the
+    cost of replaying a session stuck on them)."""
     claim_evidence: int = 64
     """Validation calls remembered per task for claims to bind to."""
     history: int = 32

@@ -15,13 +15,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ._config import EscalationConfig
+from ._vocabulary import SignalKind
 
 
 @dataclass(frozen=True, slots=True)
 class Signal:
     """One reason to escalate."""
 
-    kind: str
+    kind: SignalKind
     """``tool-error``, ``nonzero-exit``, ``repeated-failure`` or ``repeated-mutation``."""
     weight: int
     """What it adds to the score."""
@@ -89,8 +90,8 @@ class Escalation:
     def failure(self, tick: int, fingerprint: str, key: str | None, is_error: bool,
                 config: EscalationConfig) -> None:
         """A failed call: tool error or non-zero exit, and a repeat if it is the same failure again."""
-        kind, weight = ("tool-error", config.tool_error_weight) if is_error else \
-            ("nonzero-exit", config.nonzero_exit_weight)
+        kind: SignalKind = "tool-error" if is_error else "nonzero-exit"
+        weight = config.tool_error_weight if is_error else config.nonzero_exit_weight
         self._add(Signal(kind, weight, tick, fingerprint, key), config)
         if fingerprint == self.last_failure:
             self.repeats += 1

@@ -3,22 +3,28 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
-VALIDATION_FAILURE = "validation-failure"
-CLAIM = "claim-contradicted"
-OPEN = "open"
-RESOLVED = "resolved"
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from shellparse import CheckKind
+
+from . import _wording
+from ._vocabulary import Change, DispositionKind, ItemKind, ItemState, ResolutionKind
+
+_FROZEN = ConfigDict(extra="ignore", frozen=True)
+# The field docstrings are documentation only: pydantic's use_attribute_docstrings would read
+# every class's source when the module is imported, and a Stop hook imports this module.
 
 
-@dataclass(frozen=True, slots=True)
-class Transition:
+class Transition(BaseModel):
     """One change of an item, for its history."""
+
+    model_config = _FROZEN
 
     tick: int
     """When (the tracker's tick)."""
-    change: str
+    change: Change
     """``opened``, ``failed-again`` (the check failed again, open or not), ``resolved``,
     ``reopened`` (a potential edit after the witness), ``disposition``, ``correction``, ``claim-bound``."""
     detail: str
@@ -29,9 +35,10 @@ class Transition:
     """Where the responsible event was read from (a transcript line), if known."""
 
 
-@dataclass(frozen=True, slots=True)
-class Attempt:
+class Attempt(BaseModel):
     """A run of the item's check that reported success but did not witness it."""
+
+    model_config = _FROZEN
 
     call_id: str
     """The run's tool call."""
@@ -45,34 +52,103 @@ class Attempt:
     """Where its result was read from, if known."""
 
 
-@dataclass(slots=True)
-class Item:
-    """An obligation. Mutated only by the tracker; :meth:`to_dict` is its public, JSON form."""
+class Resolution(BaseModel):
+    """How a resolved item was closed."""
+
+    model_config = _FROZEN
+
+    witness_call_id: str
+    """The tool call whose genuine pass witnessed the check."""
+    tick: int
+    """When that pass completed."""
+    kind: ResolutionKind
+    """``reverified``, or ``reverified-and-corrected`` for a claim corrected before its witness."""
+
+
+class Disposition(BaseModel):
+    """A disposition recorded for an item. It never closes it."""
+
+    model_config = _FROZEN
+
+    kind: DispositionKind
+    """``not-applicable`` or ``accept-risk``."""
+    basis: str
+    """Why, in the words given (redacted)."""
+    revision: int
+    """The item's revision it covers: later evidence outruns it."""
+    tick: int
+    """When it was recorded."""
+
+
+class Correction(BaseModel):
+    """A correction of a contradicted claim. It never closes the item; a later witness does."""
+
+    model_config = _FROZEN
+
+    document: str
+    """Where the claim was corrected."""
+    change: str
+    """What was changed."""
+    evidence: str
+    """What the correction rests on."""
+    tick: int
+    """When it was recorded."""
+
+
+class Item(BaseModel):
+    """An obligation. Changed only by the tracker, which hands out copies; :meth:`to_dict` is its
+    public, JSON form (what a snapshot stores)."""
+
+    model_config = ConfigDict(extra="ignore")
 
     id: str
-    kind: str
+    """A short, stable id (``R`` and six hex digits)."""
+    kind: ItemKind
+    """A failed check, or a contradicted claim."""
     agent_id: str
+    """The root agent it belongs to."""
     task: int
+    """The agent's task: the tick at which it began."""
     key: str | None
+    """The check's validation key (``None`` for a claim not yet bound to a check)."""
     cwd: str | None
+    """The directory the check ran in, as the host reported it."""
     check: str | None
-    check_kind: str | None
+    """The check's statement (``npm test``)."""
+    check_kind: CheckKind | None
+    """``test``, ``lint``, ``typecheck`` or ``build``."""
     family: str | None
+    """The check's family (``npm-script``, ``pytest`` …)."""
     claim_id: str | None
+    """For a claim, the host's identifier of it."""
     summary: str
+    """What failed, in a line (redacted)."""
     created_tick: int
+    """When it opened."""
     latest_failure_tick: int
+    """When its check last failed: a witness must be dispatched after this."""
     latest_failure_call: str | None
-    state: str = OPEN
+    """The call of that failure."""
+    state: ItemState = "open"
+    """``open`` or ``resolved``."""
     repeat_count: int = 1
+    """How many times its check failed."""
     revision: int = 1
-    disposition: dict[str, Any] | None = None
-    correction: dict[str, Any] | None = None
-    resolution: dict[str, Any] | None = None
+    """Bumped by every change; a reminder is given once per revision."""
+    disposition: Disposition | None = None
+    """The latest disposition, if one was recorded."""
+    correction: Correction | None = None
+    """For a claim, its latest correction."""
+    resolution: Resolution | None = None
+    """How it was closed, while it is resolved."""
     last_attempt: Attempt | None = None
+    """The last run that reported success but did not witness it, and why."""
     reminded_revision: int = 0
-    history: list[Transition] = field(default_factory=list)
+    """The revision the last reminder covered."""
+    history: list[Transition] = []
+    """Its transitions, oldest first (at most ``TrackerConfig.history``)."""
     dropped_history: int = 0
+    """Older transitions no longer kept."""
 
     def note(self, transition: Transition, limit: int) -> None:
         """Add a transition, keeping at most ``limit`` (older ones are counted)."""
@@ -81,42 +157,25 @@ class Item:
             del self.history[0]
             self.dropped_history += 1
 
+    @computed_field  # type: ignore[prop-decorator]
     @property
     def closes_by(self) -> str:
         """What would close the item, in a sentence."""
-        if self.key is None:
-            return ("nothing yet: register the claim again with the `validation_call_id` of the check it rests "
-                    "on, then correct it and re-run that check")
-        where = f" in `{self.cwd}`" if self.cwd else ""
-        run = (f"a later run of `{self.check}`{where} that exits 0, with nothing edited during or after it, "
-               "whose exit status is the check's own (no `|| true`, `; echo`, `| grep` …)")
-        if self.kind == CLAIM and self.correction is None:
-            return "a correction of the claim (`correct`), then " + run
-        return run
+        return _wording.closes_by(self)
 
     @property
     def disposed(self) -> bool:
         """A disposition covers the item's current revision (it is not re-reminded)."""
-        return self.disposition is not None and self.disposition.get("revision") == self.revision
+        return self.disposition is not None and self.disposition.revision == self.revision
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON: the item, its history and what would close it."""
-        data = {name: getattr(self, name) for name in self.__slots__ if name not in ("history", "last_attempt")}
-        data["history"] = [asdict(t) for t in self.history]
-        data["last_attempt"] = asdict(self.last_attempt) if self.last_attempt is not None else None
-        data["closes_by"] = self.closes_by
-        return data
+        return self.model_dump(mode="json")
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Item:
         """An item from :meth:`to_dict` output."""
-        fields = {name: data[name] for name in cls.__slots__ if name in data and name not in ("history",
-                                                                                                 "last_attempt")}
-        item = cls(**fields)
-        item.history = [Transition(**t) for t in data.get("history", ())]
-        attempt = data.get("last_attempt")
-        item.last_attempt = Attempt(**attempt) if attempt else None
-        return item
+        return cls.model_validate(data)
 
 
 def item_id(*parts: object) -> str:

@@ -11,15 +11,14 @@ and never close anything. Order comes from the tracker's own tick, never from cl
 
 from __future__ import annotations
 
-import copy
-from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
 import shellparse
 
+from ._answers import AgentInfo, ClaimResult, ReviewTicket, Task
 from ._calls import Call, interpret
-from ._config import TrackerConfig
+from ._config import REMINDER_BUDGET, EscalationConfig, TrackerConfig
 from ._escalation import Decision, Escalation
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
@@ -29,51 +28,53 @@ from ._events._tool_dispatched import ToolDispatched
 from ._events._union import Event
 from ._events._user_message import UserMessage
 from ._fingerprints import fingerprint, target_fingerprint
-from ._items import CLAIM, OPEN, RESOLVED, VALIDATION_FAILURE, Attempt, Item, Transition, item_id
+from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition, item_id
 from ._notices import Notice, open_notice, reminder
-from ._outcomes import EXCLUDED, SUCCESS, UNKNOWN_FAILURE, classify
-from ._outcomes import VALIDATION_FAILURE as FAILED_CHECK
+from ._outcomes import EXCLUDED, classify
 from ._redact import redact
-from ._state import Agent, ClaimResult, Pending, ReviewTicket, Scope
+from ._reports import EndedTask
+from ._state import Agent, Evidence, Pending, Place, Scope, TrackerState
+from ._summary import failure_summary
+from ._vocabulary import AgentRole, DispositionKind, Outcome, ReviewOutcome, check_kind
 
 
 class Tracker:
     """Turns a stream of events into obligations, notices, reminders and escalation decisions.
 
     Drive it with :meth:`handle`; read it with :meth:`open_items`, :meth:`notices`,
-    :meth:`stop`, :meth:`should_escalate` and :meth:`snapshot`.
+    :meth:`stop`, :meth:`should_escalate`, :meth:`root_agents`, :meth:`current_task` and
+    :meth:`snapshot`. Its state is its own: every answer is a copy.
     """
 
     def __init__(self, config: TrackerConfig | None = None):
         self.config = config or TrackerConfig()
-        self.tick = 0
-        self.agents: dict[str, Agent] = {}
-        self.scopes: dict[str, Scope] = {}
-        self.pending: dict[str, Pending] = {}
-        self.items: dict[str, Item] = {}
-        self.ended: deque[dict[str, Any]] = deque(maxlen=self.config.ended_tasks)
-        self.lost_results = 0
-        self.former: dict[str, tuple[str | None, str, str]] = {}
-        """Disposed agents' place in the tree (parent, role, root), should they act again."""
-        self._lives = 0
+        """The settings it was made with."""
+        self._state = TrackerState(self.config.ended_tasks)
+
+    @property
+    def tick(self) -> int:
+        """The tick of the last event handled (0 before any): the order of events, never a clock."""
+        return self._state.tick
+
+    @property
+    def lost_results(self) -> int:
+        """Results received whose dispatch was never seen (they count as potential mutations)."""
+        return self._state.lost_results
 
     # -- events -----------------------------------------------------------------------------
 
     def handle(self, event: Event) -> int:
-        """Take one event; stamp it with the next tick and return that tick."""
-        self.tick += 1
-        # Stamped straight into the model's fields: pydantic's attribute hook costs more than the
-        # rest of handling most events.
-        event.__dict__["tick"] = self.tick
+        """Take one event; return the tick it was given (the event itself is not changed)."""
+        self._state.tick += 1
         if isinstance(event, ToolDispatched):
             self._dispatched(event)
         elif isinstance(event, ToolCompleted):
             self._completed(event)
         elif isinstance(event, UserMessage):
             if not event.goal:
-                self._new_task(self.agent(event.agent_id))
+                self._new_task(self._agent(event.agent_id))
         elif isinstance(event, AssistantMessage):
-            agent = self.agent(event.agent_id)
+            agent = self._agent(event.agent_id)
             agent.escalation.turn += 1
             if event.claim is not None:
                 claim = event.claim
@@ -82,77 +83,82 @@ class Tracker:
             self._spawned(event.agent_id, event.parent_id, event.role)
         elif isinstance(event, AgentDisposed):
             self._disposed(event.agent_id)
-        return self.tick
+        return self._state.tick
 
     def handle_many(self, events: Iterable[Event]) -> None:
         """Take events in order (the same as calling :meth:`handle` on each)."""
         for event in events:
             self.handle(event)
 
-    def agent(self, agent_id: str) -> Agent:
+    def _agent(self, agent_id: str) -> Agent:
         """The agent with this id; one never announced is a root agent. An agent that was disposed
         comes back where it was in the tree, in a task of its own (its old results stay stale)."""
-        found = self.agents.get(agent_id)
+        state = self._state
+        found = state.agents.get(agent_id)
         if found is None:
-            parent, role, root = self.former.get(agent_id, (None, "root", agent_id))
-            if root != agent_id and root in self.agents:
-                found = Agent(agent_id, parent, role, root, self.agents[root].task)
+            parent, role, root = state.former.get(agent_id, Place(None, "root", agent_id))
+            if root != agent_id and root in state.agents:
+                found = Agent(agent_id, parent, role, root, state.agents[root].task)
             else:
                 found = Agent(agent_id, None, "root", agent_id)
-            found.life = self._lives = self._lives + 1
-            self.agents[agent_id] = found
+            found.life = state.lives = state.lives + 1
+            state.agents[agent_id] = found
         return found
 
-    def _spawned(self, agent_id: str, parent_id: str | None, role: str) -> None:
-        parent = self.agent(parent_id) if parent_id is not None else None
+    def _spawned(self, agent_id: str, parent_id: str | None, role: AgentRole) -> None:
+        state = self._state
+        parent = self._agent(parent_id) if parent_id is not None else None
         root = agent_id if parent is None or role == "root" else parent.root
-        existing = self.agents.get(agent_id)
+        existing = state.agents.get(agent_id)
         if existing is not None and existing.root == root:
             existing.parent, existing.role = parent_id, role
             return
         if existing is not None and existing.root == agent_id:
             self._archive(existing)  # it acted as a root; now it is someone's worker
-        task = self.agent(root).task if root != agent_id else 0
+        task = self._agent(root).task if root != agent_id else 0
         agent = Agent(agent_id, parent_id, "root" if root == agent_id else role, root, task)
-        agent.life = self._lives = self._lives + 1
-        self.agents[agent_id] = agent
+        agent.life = state.lives = state.lives + 1
+        state.agents[agent_id] = agent
 
     def _disposed(self, agent_id: str) -> None:
-        agent = self.agents.pop(agent_id, None)
+        state = self._state
+        agent = state.agents.pop(agent_id, None)
         if agent is None:
             return
-        self.former[agent_id] = (agent.parent, agent.role, agent.root)
+        state.former[agent_id] = Place(agent.parent, agent.role, agent.root)
         if agent.root == agent_id:
-            for key in [k for k, item in self.items.items() if item.agent_id == agent_id]:
-                del self.items[key]
+            for key in [k for k, item in state.items.items() if item.agent_id == agent_id]:
+                del state.items[key]
 
     def _new_task(self, agent: Agent) -> None:
         if agent.root == agent.id:
             agent.notice_due = self._archive(agent)
             agent.reminders_used = 0
             agent.evidence.clear()
-        agent.task = self.tick
+        agent.task = self._state.tick
         agent.escalation = Escalation()
 
     def _archive(self, agent: Agent) -> bool:
         """End a root agent's task: keep its unresolved items for reports, drop the rest."""
-        unresolved = [item.to_dict() for item in self.items.values()
-                      if item.agent_id == agent.id and item.state == OPEN]
+        state = self._state
+        mine = [key for key, item in state.items.items() if item.agent_id == agent.id]
+        unresolved = tuple(state.items[key] for key in mine if state.items[key].state == "open")
         if unresolved:
-            self.ended.append({"agent_id": agent.id, "task": agent.task, "ended_tick": self.tick,
-                               "unresolved": unresolved})
-        for key in [k for k, item in self.items.items() if item.agent_id == agent.id]:
-            del self.items[key]
+            state.ended.append(EndedTask(agent_id=agent.id, task=agent.task, ended_tick=state.tick,
+                                         unresolved=unresolved))
+        for key in mine:
+            del state.items[key]
         return bool(unresolved)
 
     # -- dispatch and completion ---------------------------------------------------------------
 
     def _dispatched(self, event: ToolDispatched) -> None:
-        agent = self.agent(event.agent_id)
+        state = self._state
+        agent = self._agent(event.agent_id)
         call = interpret(event.tool, event.arguments, event.shell, self.config)
-        root = self.agent(agent.root)
-        self.pending[event.call_id] = Pending(event.call_id, agent.id, root.id, root.life, root.task, self.tick, call,
-                                              event.cwd)
+        root = self._agent(agent.root)
+        state.pending[event.call_id] = Pending(event.call_id, agent.id, root.id, root.life, root.task, state.tick,
+                                               call, event.cwd)
         if call.mutates:
             scope = self._scope(root.id)
             scope.started(event.call_id)
@@ -162,113 +168,118 @@ class Tracker:
             self._reopen(root, event.call_id, call, event.origin)
 
     def _completed(self, event: ToolCompleted) -> None:
-        pending = self.pending.pop(event.call_id, None)
+        state = self._state
+        pending = state.pending.pop(event.call_id, None)
         if pending is None:
             # The dispatch is unknown: nothing task-specific can be said, but the call may still
             # have written, so it counts as a mutation of the agent's workspace.
-            self.lost_results += 1
-            owner = self.agent(self.agent(event.agent_id).root)
+            state.lost_results += 1
+            owner = self._agent(self._agent(event.agent_id).root)
             scope = self._scope(owner.id)
             scope.epoch += 1
-            scope.finished(event.call_id, self.tick)
+            scope.finished(event.call_id, state.tick)
             self._reopen(owner, event.call_id, None, event.origin)
             return
         call = pending.call
-        agent = self.agents.get(pending.agent_id)
-        root = self.agents.get(pending.root)
+        agent = state.agents.get(pending.agent_id)
+        root = state.agents.get(pending.root)
         if call.mutates:
-            self._scope(pending.root).finished(pending.call_id, self.tick)
+            self._scope(pending.root).finished(pending.call_id, state.tick)
         if agent is None or root is None or pending.task != root.task or pending.life != root.life:
             return  # the agent is gone or a new task began: effects counted, nothing else
         outcome = classify(call, event.exit_code, event.is_error, event.error_code, event.error_message)
         validation = call.validation
         output = event.output or ""
         refuted = None
-        if outcome == SUCCESS and validation is not None and event.exit_code == 0 and output:
+        if outcome == "success" and validation is not None and event.exit_code == 0 and output:
             refuted = shellparse.failure_evidence(validation.family, output)
             if refuted is not None:
-                outcome = FAILED_CHECK
-        failed = outcome in (FAILED_CHECK, UNKNOWN_FAILURE)
-        # Only failures are fingerprinted: normalising every output is the costliest step of a replay.
-        failure_print = fingerprint(call.tool, event.error_message or output or f"exit {event.exit_code}") \
-            if failed else None
-        agent.escalation.observe({"tick": self.tick, "call_id": pending.call_id, "tool": call.tool,
-                                  "outcome": outcome, "exit_code": event.exit_code, "fingerprint": failure_print},
-                                 self.config.escalation)
-        if call.kind in ("edit", "other") and call.targets:
-            agent.escalation.edit(self.tick, call.targets, target_fingerprint(call.tool, call.targets),
-                                  self.config.escalation)
-        if failed:
-            assert failure_print is not None
-            key = validation.key if validation is not None else None
-            agent.escalation.failure(self.tick, failure_print, key, event.is_error, self.config.escalation)
+                outcome = "validation-failure"
+        failed = outcome in ("validation-failure", "unknown-failure")
+        if self.config.escalation is not None:
+            self._score(agent, pending, event, outcome, failed, self.config.escalation)
         if agent.id != root.id or validation is None or outcome in EXCLUDED:
             return
         self._remember(root, pending, validation)
-        if outcome == FAILED_CHECK:
+        if outcome == "validation-failure":
             self._failed(root, pending, validation, event, refuted)
-        elif outcome == SUCCESS:
+        elif outcome == "success":
             self._passed(root, pending, validation, event)
+
+    def _score(self, agent: Agent, pending: Pending, event: ToolCompleted, outcome: Outcome, failed: bool,
+               config: EscalationConfig) -> None:
+        """The completion's evidence and signals for the agent's escalation score."""
+        call, tick = pending.call, self._state.tick
+        # Only failures are fingerprinted: normalising every output is the costliest step of a replay.
+        failure_print = fingerprint(call.tool, event.error_message or event.output or f"exit {event.exit_code}") \
+            if failed else None
+        agent.escalation.observe({"tick": tick, "call_id": pending.call_id, "tool": call.tool, "outcome": outcome,
+                                  "exit_code": event.exit_code, "fingerprint": failure_print}, config)
+        if call.kind in ("edit", "other") and call.targets:
+            agent.escalation.edit(tick, call.targets, target_fingerprint(call.tool, call.targets), config)
+        if failure_print is not None:
+            key = call.validation.key if call.validation is not None else None
+            agent.escalation.failure(tick, failure_print, key, event.is_error, config)
 
     def _remember(self, root: Agent, pending: Pending, validation: shellparse.Validation) -> None:
         """Keep the call's check for claims that cite it (the newest ones only)."""
-        root.evidence[pending.call_id] = {"key": validation.key, "cwd": pending.cwd, "check": validation.statement,
-                                          "kind": validation.kind, "family": validation.family}
+        root.evidence[pending.call_id] = Evidence(validation.key, pending.cwd, validation.statement,
+                                                  check_kind(validation.kind), validation.family)
         while len(root.evidence) > self.config.claim_evidence:
             root.evidence.popitem(last=False)
 
     def _failed(self, root: Agent, pending: Pending, validation: shellparse.Validation, event: ToolCompleted,
                 refuted: str | None) -> None:
-        if refuted is not None:
-            summary = f"reported exit 0, but its output shows a failure: {refuted}"
-        else:
-            evidence = shellparse.failure_evidence(validation.family, event.output or "")
-            detail = evidence or _last_line(event.error_message or event.output or "")
-            status = f"exited {event.exit_code}" if event.exit_code is not None else "failed"
-            summary = f"{status}: {detail}" if detail else status
-        summary = redact(summary)
-        ident = item_id(root.id, root.task, VALIDATION_FAILURE, validation.key, pending.cwd)
-        item = self.items.get(ident)
+        tick = self._state.tick
+        summary = failure_summary(validation.family, event.exit_code, event.output or "", event.error_message,
+                                  refuted)
+        ident = item_id(root.id, root.task, "validation-failure", validation.key, pending.cwd)
+        item = self._state.items.get(ident)
         limit = self.config.history
         if item is None:
-            item = Item(ident, VALIDATION_FAILURE, root.id, root.task, validation.key, pending.cwd,
-                        validation.statement, validation.kind, validation.family, None, summary, self.tick,
-                        self.tick, pending.call_id)
-            item.note(Transition(self.tick, "opened", summary, pending.call_id, event.origin), limit)
-            self.items[ident] = item
+            item = Item(id=ident, kind="validation-failure", agent_id=root.id, task=root.task, key=validation.key,
+                        cwd=pending.cwd, check=validation.statement, check_kind=check_kind(validation.kind),
+                        family=validation.family, claim_id=None, summary=summary, created_tick=tick,
+                        latest_failure_tick=tick, latest_failure_call=pending.call_id)
+            item.note(Transition(tick=tick, change="opened", detail=summary, call_id=pending.call_id,
+                                 origin=event.origin), limit)
+            self._state.items[ident] = item
         else:
-            item.state, item.resolution, item.summary = OPEN, None, summary
-            item.latest_failure_tick, item.latest_failure_call = self.tick, pending.call_id
+            item.state, item.resolution, item.summary = "open", None, summary
+            item.latest_failure_tick, item.latest_failure_call = tick, pending.call_id
             item.repeat_count += 1
             item.revision += 1
-            item.note(Transition(self.tick, "failed-again", summary, pending.call_id, event.origin), limit)
+            item.note(Transition(tick=tick, change="failed-again", detail=summary, call_id=pending.call_id,
+                                 origin=event.origin), limit)
         for claim in self._claims(root, validation.key, pending.cwd):
-            claim.latest_failure_tick, claim.latest_failure_call = self.tick, pending.call_id
+            claim.latest_failure_tick, claim.latest_failure_call = tick, pending.call_id
             claim.revision += 1
-            claim.state, claim.resolution = OPEN, None
+            claim.state, claim.resolution = "open", None
         root.notice_due = True
 
     def _passed(self, root: Agent, pending: Pending, validation: shellparse.Validation,
                 event: ToolCompleted) -> None:
         analysis = pending.call.analysis
         assert analysis is not None
+        tick = self._state.tick
         genuine = event.exit_code == 0 and analysis.witness_eligible
         if genuine:
             root.escalation.passed(validation.key, pending.call.command or "")
-        candidates = [item for item in self.items.values()
+        candidates = [item for item in self._state.items.values()
                       if item.agent_id == root.id and item.key == validation.key and item.cwd == pending.cwd
-                      and item.state == OPEN]
+                      and item.state == "open"]
         for item in candidates:
             reason = self._why_not(item, pending, event, analysis)
             if reason is not None:
-                item.last_attempt = Attempt(pending.call_id, self.tick, reason, pending.call.command, event.origin)
+                item.last_attempt = Attempt(call_id=pending.call_id, tick=tick, reason=reason,
+                                            command=pending.call.command, origin=event.origin)
                 continue
-            item.state = RESOLVED
-            item.resolution = {"witness_call_id": pending.call_id, "tick": self.tick,
-                               "kind": "reverified-and-corrected" if item.correction else "reverified"}
+            item.state = "resolved"
+            item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick,
+                                         kind="reverified-and-corrected" if item.correction else "reverified")
             item.revision += 1
-            item.note(Transition(self.tick, "resolved", f"witnessed by `{pending.call.command}`", pending.call_id,
-                                 event.origin), self.config.history)
+            item.note(Transition(tick=tick, change="resolved", detail=f"witnessed by `{pending.call.command}`",
+                                 call_id=pending.call_id, origin=event.origin), self.config.history)
             root.notice_due = True
 
     def _why_not(self, item: Item, pending: Pending, event: ToolCompleted,
@@ -290,61 +301,92 @@ class Tracker:
         later = scope.completed_after(pending.tick, pending.call_id)
         if later is not None:
             return f"a potential edit ({later}) completed while it ran"
-        if item.kind == CLAIM and (item.correction is None or pending.tick <= item.correction["tick"]):
+        if item.kind == "claim-contradicted" and (item.correction is None or pending.tick <= item.correction.tick):
             return "a claim closes only by a run after its correction"
         return None
 
     def _reopen(self, root: Agent, call_id: str, call: Call | None, origin: str | None) -> None:
         what = f"`{call.command}`" if call is not None and call.command else (call.tool if call else "a call")
-        for item in self.items.values():
-            if item.agent_id == root.id and item.state == RESOLVED:
-                item.state, item.resolution = OPEN, None
+        tick = self._state.tick
+        for item in self._state.items.values():
+            if item.agent_id == root.id and item.state == "resolved":
+                item.state, item.resolution = "open", None
                 item.revision += 1
-                item.note(Transition(self.tick, "reopened", f"{what} may have edited the workspace after the "
-                                     "witness", call_id, origin), self.config.history)
+                item.note(Transition(tick=tick, change="reopened", detail=f"{what} may have edited the workspace "
+                                     "after the witness", call_id=call_id, origin=origin), self.config.history)
                 root.notice_due = True
 
     def _scope(self, root_id: str) -> Scope:
-        scope = self.scopes.get(root_id)
+        scope = self._state.scopes.get(root_id)
         if scope is None:
-            scope = self.scopes[root_id] = Scope()
+            scope = self._state.scopes[root_id] = Scope()
         return scope
 
     def _claims(self, root: Agent, key: str, cwd: str | None) -> list[Item]:
-        return [item for item in self.items.values()
-                if item.agent_id == root.id and item.kind == CLAIM and item.key == key and item.cwd == cwd]
+        return [item for item in self._state.items.values() if item.agent_id == root.id
+                and item.kind == "claim-contradicted" and item.key == key and item.cwd == cwd]
 
     # -- reading ------------------------------------------------------------------------------
 
     def open_items(self, agent_id: str | None = None) -> list[Item]:
         """Copies of the open items (of one root agent, or all), oldest first. An empty list means
         "no current-run record", never "all clear"."""
-        return [copy.deepcopy(item) for item in self.items.values()
-                if item.state == OPEN and (agent_id is None or item.agent_id == agent_id)]
+        return [item.model_copy(deep=True) for item in self._state.items.values()
+                if item.state == "open" and (agent_id is None or item.agent_id == agent_id)]
 
     def all_items(self, agent_id: str | None = None) -> list[Item]:
         """Copies of every item of the current tasks, open and resolved."""
-        return [copy.deepcopy(item) for item in self.items.values() if agent_id is None or item.agent_id == agent_id]
+        return [item.model_copy(deep=True) for item in self._state.items.values()
+                if agent_id is None or item.agent_id == agent_id]
+
+    def ended_tasks(self) -> list[EndedTask]:
+        """The tasks that ended with items unresolved, oldest first (the newest
+        ``TrackerConfig.ended_tasks`` of them), with copies of those items."""
+        return [task.model_copy(deep=True) for task in self._state.ended]
+
+    def agent_info(self, agent_id: str) -> AgentInfo | None:
+        """The agent with this id, if the tracker has seen it (asking never creates one)."""
+        agent = self._state.agents.get(agent_id)
+        if agent is None:
+            return None
+        root = self._state.agents.get(agent.root)
+        return AgentInfo(agent.id, agent.parent, agent.role, agent.root, root.task if root is not None else agent.task)
+
+    def root_agents(self) -> list[AgentInfo]:
+        """The root agents the tracker knows, in the order they first appeared."""
+        return [AgentInfo(agent.id, agent.parent, agent.role, agent.root, agent.task)
+                for agent in self._state.agents.values() if agent.root == agent.id]
+
+    def current_task(self, agent_id: str = "root") -> Task | None:
+        """The current task of the agent's root (a worker works in its root's task); ``None`` for an
+        agent the tracker has not seen."""
+        agent = self._state.agents.get(agent_id)
+        root = self._state.agents.get(agent.root) if agent is not None else None
+        if root is None:
+            return None
+        left = max(0, self.config.reminder_budget - root.reminders_used)
+        return Task(root.id, root.task, root.reminders_used, left)
 
     def notices(self) -> list[Notice]:
         """The notices due since the last call: for each root agent whose open set changed, the
         open items and what closes each (an empty open set says "no current-run record")."""
-        due = [agent for agent in self.agents.values() if agent.notice_due and agent.root == agent.id]
+        state = self._state
+        due = [agent for agent in state.agents.values() if agent.notice_due and agent.root == agent.id]
         notices = []
         for agent in due:
             agent.notice_due = False
-            notices.append(open_notice(agent.id, [i for i in self.items.values()
-                                                  if i.agent_id == agent.id and i.state == OPEN]))
+            notices.append(open_notice(agent.id, [i for i in state.items.values()
+                                                  if i.agent_id == agent.id and i.state == "open"]))
         return notices
 
     def stop(self, agent_id: str = "root") -> Notice | None:
         """The agent is about to end its turn: a reminder, if one is due and the budget allows.
 
         At most one reminder per item revision, and at most ``reminder_budget`` per task."""
-        agent = self.agent(agent_id)
-        root = self.agent(agent.root)
-        due = [item for item in self.items.values()
-               if item.agent_id == root.id and item.state == OPEN and item.revision > item.reminded_revision
+        agent = self._agent(agent_id)
+        root = self._agent(agent.root)
+        due = [item for item in self._state.items.values()
+               if item.agent_id == root.id and item.state == "open" and item.revision > item.reminded_revision
                and not item.disposed]
         if not due or root.reminders_used >= self.config.reminder_budget:
             return None
@@ -356,7 +398,7 @@ class Tracker:
 
     def reminders_left(self, agent_id: str = "root") -> int:
         """How many reminders the agent's task can still give."""
-        return max(0, self.config.reminder_budget - self.agent(self.agent(agent_id).root).reminders_used)
+        return max(0, self.config.reminder_budget - self._agent(self._agent(agent_id).root).reminders_used)
 
     # -- claims, corrections, dispositions --------------------------------------------------------
 
@@ -368,7 +410,7 @@ class Tracker:
         unknown call, or a call that ran no check, is refused; without a call id the claim is
         keyless and can never close until registered again with one. A claim keeps its first key.
         """
-        root = self.agent(self.agent(agent_id).root)
+        root = self._agent(self._agent(agent_id).root)
         if agent_id != root.id:
             return ClaimResult(False, "claims are registered for root agents only")
         evidence = None
@@ -377,82 +419,96 @@ class Tracker:
             if evidence is None:
                 return ClaimResult(False, f"unknown validation_call_id {validation_call_id!r}: no check by that call "
                                           "was observed in this task")
-        ident = item_id(root.id, root.task, CLAIM, claim_id)
-        item = self.items.get(ident)
+        ident = item_id(root.id, root.task, "claim-contradicted", claim_id)
+        item = self._state.items.get(ident)
         if item is not None:
-            if evidence is None:
-                return ClaimResult(True, "claim already registered", ident)
-            if item.key is not None and (item.key != evidence["key"] or item.cwd != evidence["cwd"]):
-                return ClaimResult(False, f"claim {claim_id!r} is already bound to `{item.check}`; it keeps its "
-                                          "first check", ident)
-            if item.key is None:
-                item.key, item.cwd, item.check = evidence["key"], evidence["cwd"], evidence["check"]
-                item.check_kind, item.family = evidence["kind"], evidence["family"]
-                item.revision += 1
-                item.note(Transition(self.tick, "claim-bound", f"bound to `{item.check}`", validation_call_id),
-                          self.config.history)
-            return ClaimResult(True, "claim bound to its check", ident)
-        item = Item(ident, CLAIM, root.id, root.task, evidence["key"] if evidence else None,
-                    evidence["cwd"] if evidence else None, evidence["check"] if evidence else None,
-                    evidence["kind"] if evidence else None, evidence["family"] if evidence else None, claim_id,
-                    redact(summary), self.tick, self.tick, validation_call_id)
-        item.note(Transition(self.tick, "opened", redact(summary), validation_call_id), self.config.history)
-        self.items[ident] = item
+            return self._rebind(item, claim_id, evidence, validation_call_id)
+        tick = self._state.tick
+        item = Item(id=ident, kind="claim-contradicted", agent_id=root.id, task=root.task,
+                    key=evidence.key if evidence else None, cwd=evidence.cwd if evidence else None,
+                    check=evidence.check if evidence else None, check_kind=evidence.kind if evidence else None,
+                    family=evidence.family if evidence else None, claim_id=claim_id, summary=redact(summary),
+                    created_tick=tick, latest_failure_tick=tick, latest_failure_call=validation_call_id)
+        item.note(Transition(tick=tick, change="opened", detail=redact(summary), call_id=validation_call_id),
+                  self.config.history)
+        self._state.items[ident] = item
         root.notice_due = True
         return ClaimResult(True, "claim registered", ident)
+
+    def _rebind(self, item: Item, claim_id: str, evidence: Evidence | None,
+                validation_call_id: str | None) -> ClaimResult:
+        """A claim registered again: bound to its check if it had none, refused for another check."""
+        if evidence is None:
+            return ClaimResult(True, "claim already registered", item.id)
+        if item.key is not None and (item.key != evidence.key or item.cwd != evidence.cwd):
+            return ClaimResult(False, f"claim {claim_id!r} is already bound to `{item.check}`; it keeps its "
+                                      "first check", item.id)
+        if item.key is None:
+            item.key, item.cwd, item.check = evidence.key, evidence.cwd, evidence.check
+            item.check_kind, item.family = evidence.kind, evidence.family
+            item.revision += 1
+            item.note(Transition(tick=self._state.tick, change="claim-bound", detail=f"bound to `{item.check}`",
+                                 call_id=validation_call_id), self.config.history)
+        return ClaimResult(True, "claim bound to its check", item.id)
 
     def correct(self, claim_id: str, document: str, change: str, evidence: str, item: str | None = None,
                 agent_id: str = "root") -> ClaimResult:
         """Record a correction of a claim. It never closes anything by itself; a later witness does."""
-        root = self.agent(self.agent(agent_id).root)
+        root = self._agent(self._agent(agent_id).root)
         if not (document and change and evidence):
             return ClaimResult(False, "a correction needs the document, the change and the evidence")
-        matches = [i for i in self.items.values() if i.agent_id == root.id and i.kind == CLAIM
-                   and i.claim_id == claim_id and i.state == OPEN and (item is None or i.id == item)]
+        matches = [i for i in self._state.items.values() if i.agent_id == root.id and i.kind == "claim-contradicted"
+                   and i.claim_id == claim_id and i.state == "open" and (item is None or i.id == item)]
         if len(matches) != 1:
             found = "no open item" if not matches else f"{len(matches)} open items"
             return ClaimResult(False, f"{found} for claim {claim_id!r}; name the item")
         target = matches[0]
-        target.correction = {"document": redact(document, 200), "change": redact(change), "evidence": redact(evidence),
-                             "tick": self.tick}
+        tick = self._state.tick
+        target.correction = Correction(document=redact(document, 200), change=redact(change),
+                                       evidence=redact(evidence), tick=tick)
         target.revision += 1
-        target.note(Transition(self.tick, "correction", redact(change)), self.config.history)
+        target.note(Transition(tick=tick, change="correction", detail=redact(change)), self.config.history)
         return ClaimResult(True, "correction recorded; a later genuine run of the check closes the item", target.id)
 
-    def dispose(self, item: str, kind: str, basis: str) -> ClaimResult:
+    def dispose(self, item: str, kind: DispositionKind, basis: str) -> ClaimResult:
         """Record a disposition (``not-applicable`` or ``accept-risk``). It never closes the item."""
         if kind not in ("not-applicable", "accept-risk"):
             return ClaimResult(False, "a disposition is `not-applicable` or `accept-risk`")
         if not basis.strip():
             return ClaimResult(False, "a disposition needs a basis")
-        target = self.items.get(item)
+        target = self._state.items.get(item)
         if target is None:
             return ClaimResult(False, f"no item {item!r} in the current task")
+        tick = self._state.tick
         target.revision += 1
-        target.disposition = {"kind": kind, "basis": redact(basis), "revision": target.revision, "tick": self.tick}
-        target.note(Transition(self.tick, "disposition", f"{kind}: {redact(basis)}"), self.config.history)
+        target.disposition = Disposition(kind=kind, basis=redact(basis), revision=target.revision, tick=tick)
+        target.note(Transition(tick=tick, change="disposition", detail=f"{kind}: {redact(basis)}"),
+                    self.config.history)
         return ClaimResult(True, "disposition recorded; the item stays open", target.id)
 
     # -- escalation and reviews -------------------------------------------------------------------
 
     def should_escalate(self, agent_id: str = "root") -> Decision:
         """Whether the agent's score calls for an automatic consultation now."""
-        agent = self.agent(agent_id)
+        agent = self._agent(agent_id)
+        if self.config.escalation is None:
+            return Decision(False, 0, 0, None, "escalation scoring is off (TrackerConfig.escalation is None)")
         return agent.escalation.decide(self.config.escalation, self._scope(agent.root).structural)
 
     def begin_review(self, agent_id: str = "root") -> ReviewTicket:
         """Note the workspace epoch as a review starts."""
-        agent = self.agent(agent_id)
-        return ReviewTicket(agent.id, agent.root, self._scope(agent.root).epoch, self.tick)
+        agent = self._agent(agent_id)
+        return ReviewTicket(agent.id, agent.root, self._scope(agent.root).epoch, self._state.tick)
 
-    def finish_review(self, ticket: ReviewTicket, examined: list[str] | None = None, automatic: bool = False) -> str:
+    def finish_review(self, ticket: ReviewTicket, examined: list[str] | None = None,
+                      automatic: bool = False) -> ReviewOutcome:
         """A review ends: ``stale`` when the workspace changed (or may be changing) since it
         began — recorded, not to be shown — else ``delivered``, and the problems it examined
         (default: the current problem) stay quiet until they recur after a structural change."""
         scope = self._scope(ticket.root)
         if scope.epoch != ticket.epoch or scope.inflight:
             return "stale"
-        agent = self.agents.get(ticket.agent_id)
+        agent = self._state.agents.get(ticket.agent_id)
         if agent is None:
             return "stale"
         problem = agent.escalation.problem()
@@ -463,24 +519,17 @@ class Tracker:
     # -- state ----------------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as plain JSON (see ``Tracker.restore``)."""
-        from ._snapshot import dump
-
-        return dump(self)
+        """The whole state as plain JSON (see :meth:`restore`)."""
+        return self._state.to_dict(self.config)
 
     @classmethod
     def restore(cls, data: dict[str, Any], config: TrackerConfig | None = None) -> Tracker:
         """A tracker in the state a :meth:`snapshot` recorded (with its policy and reminder budget,
-        unless ``config`` says otherwise)."""
-        from ._snapshot import load
-
-        if config is None:
-            config = TrackerConfig(policy=data.get("policy", "seed"), reminder_budget=data.get("reminder_budget", 3))
-        return load(cls(config), data)
-
-
-def _last_line(text: str) -> str:
-    for line in reversed(text.splitlines()):
-        if line.strip():
-            return line.strip()
-    return ""
+        unless ``config`` says otherwise). Raises ``SnapshotError`` (a ``ValueError``) for a
+        snapshot it cannot read, ``SnapshotVersionError`` for one of another format version."""
+        if config is None and isinstance(data, dict):
+            config = TrackerConfig(policy=data.get("policy", "seed"),
+                                   reminder_budget=data.get("reminder_budget", REMINDER_BUDGET))
+        tracker = cls(config)
+        tracker._state = TrackerState.from_dict(data, tracker.config)
+        return tracker

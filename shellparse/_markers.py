@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from typing import NamedTuple
 
 _N = r"[1-9]\d*"  # a failure count that is not zero
 
@@ -63,35 +64,152 @@ FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
 }
 
 
-# Every marker above contains one of these (case-insensitively); checked first, because scanning
-# output for dozens of anchored alternatives is slow and most outputs are of passing runs.
-_CUES = re.compile(r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing", re.IGNORECASE)
+# Every marker above contains one of these (case-insensitively); checked first, because most
+# outputs are of passing runs and have none of them.
+CUES = r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing"
+_CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn")
+"""The cues in lower case, for ASCII text (``[1-9]\\d* failing`` holds ``fail``; ``✖`` is not ASCII)."""
+
+SCAN_HEAD = 16_384
+"""Characters read from the start of an output (up to the end of the line they reach into)."""
+SCAN_TAIL = 49_152
+"""Characters read from the end of an output (from the start of the first whole line in them).
+
+A check prints its failure summary at the end of its output, and compilers their first errors
+at the start; outputs reach megabytes, and the middle of one is never read. An output of at most
+``SCAN_HEAD + SCAN_TAIL`` characters is read whole — the hosts cut what they show the agent well
+below that (Claude Code at 30,000 characters)."""
+
+_META = frozenset(".^$*+?{}[]()|\\")
+
+
+class _Floating(NamedTuple):
+    """A marker that may match anywhere in a line, and a literal every match of it contains."""
+
+    pattern: re.Pattern[str]
+    literal: str
+
+
+class _Markers(NamedTuple):
+    """One family's markers, arranged for speed; :meth:`first` finds exactly what one alternation
+    of them all (``re.MULTILINE``) would find first."""
+
+    line_starts: re.Pattern[str] | None
+    """The markers anchored at a line start (``^…``), as one pattern after a newline."""
+    floating: tuple[_Floating, ...]
+    """The others, each searched only where its literal occurs."""
+
+    def first(self, text: str, at_line_start: bool = True) -> int | None:
+        """Where the first match of any marker starts in ``text``, if one does (``at_line_start``:
+        ``text`` begins a line)."""
+        starts = []
+        if self.line_starts is not None:
+            # A newline before the text stands for its first line start: the search then skips to
+            # newlines, instead of trying every marker at every character.
+            found = self.line_starts.search("\n" + text if at_line_start else text)
+            if found is not None:
+                starts.append(found.start() if at_line_start else found.start() + 1)
+        for marker in self.floating:
+            if marker.literal in text:
+                found = marker.pattern.search(text)
+                if found is not None:
+                    starts.append(found.start())
+        return min(starts) if starts else None
+
+
+def _anchored(marker: str) -> bool:
+    """The marker starts with ``^`` that anchors all of it (no ``|`` outside its groups)."""
+    if not marker.startswith("^"):
+        return False
+    depth, index, in_class = 0, 0, False
+    while index < len(marker):
+        char = marker[index]
+        if char == "\\":
+            index += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        elif char == "|" and depth == 0:
+            return False
+        index += 1
+    return True
+
+
+def _literal(marker: str) -> str:
+    """The literal text a floating marker starts with (after a leading ``\\b``), which every match holds."""
+    body = marker[2:] if marker.startswith("\\b") else marker
+    literal = ""
+    for char in body:
+        if char in _META:
+            break
+        literal += char
+    if len(literal) < len(body) and body[len(literal)] in "*?{":
+        literal = literal[:-1]  # a quantifier makes the last character optional
+    return literal
 
 
 @cache
-def _pattern(family: str) -> re.Pattern[str] | None:
+def _markers(family: str) -> _Markers | None:
     groups = FAMILY_MARKERS.get(family, (family,))
-    alternatives = [marker for group in groups for marker in MARKERS.get(group, ())]
+    alternatives = list(dict.fromkeys(marker for group in groups for marker in MARKERS.get(group, ())))
     if not alternatives:
         return None
-    return re.compile("|".join(f"(?:{marker})" for marker in alternatives), re.MULTILINE)
+    anchored = [marker[1:] for marker in alternatives if _anchored(marker)]
+    line_starts = re.compile("\n(?:" + "|".join(f"(?:{marker})" for marker in anchored) + ")") if anchored else None
+    floating = tuple(_Floating(re.compile(marker, re.MULTILINE), _literal(marker))
+                     for marker in alternatives if not _anchored(marker))
+    return _Markers(line_starts, floating)
+
+
+@cache
+def _cues() -> re.Pattern[str]:
+    # Compiled when first needed (text outside ASCII): every `witness check` process imports this module.
+    return re.compile(CUES, re.IGNORECASE)
+
+
+def _cued(text: str) -> bool:
+    if text.isascii():
+        lower = text.lower()
+        return any(word in lower for word in _CUE_WORDS)
+    return _cues().search(text) is not None
+
+
+def _regions(output: str) -> tuple[tuple[int, int], ...]:
+    """The parts of ``output`` that are read: all of it, or its head and its tail."""
+    if len(output) <= SCAN_HEAD + SCAN_TAIL:
+        return ((0, len(output)),)
+    head_end = output.rfind("\n", 0, SCAN_HEAD) + 1 or SCAN_HEAD
+    tail_start = output.find("\n", len(output) - SCAN_TAIL) + 1 or len(output) - SCAN_TAIL
+    return (0, head_end), (tail_start, len(output))
 
 
 def failure_evidence(family: str, output: str) -> str | None:
     """The first line of ``output`` that shows a check of ``family`` failed, if one does.
 
     ``family`` is :attr:`Validation.family`. Only for refuting a reported pass: a ``None`` proves
-    nothing (the output may be cut, or quiet).
+    nothing (the output may be cut, or quiet). Only the head and the tail of a long output are
+    read (see :data:`SCAN_HEAD`, :data:`SCAN_TAIL`).
     """
-    pattern = _pattern(family)
-    if pattern is None or not output:
+    markers = _markers(family)
+    if markers is None or not output:
         return None
-    if _CUES.search(output) is None:
-        return None  # a passing run's output usually has none of the words any marker needs
-    match = pattern.search(output)
-    if match is None:
-        return None
-    start = output.rfind("\n", 0, match.start()) + 1
-    end = output.find("\n", match.start())
+    for start, end in _regions(output):
+        text = output[start:end]
+        if not _cued(text):
+            continue
+        found = markers.first(text, at_line_start=start == 0 or output[start - 1] == "\n")
+        if found is not None:
+            return _line(output, start + found)
+    return None
+
+
+def _line(output: str, at: int) -> str:
+    """The line holding position ``at``, stripped and cut to 200 characters."""
+    start = output.rfind("\n", 0, at) + 1
+    end = output.find("\n", at)
     line = output[start : end if end >= 0 else len(output)].strip()
     return line if len(line) <= 200 else line[:199] + "…"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 import importlib
+import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -72,6 +74,94 @@ def test_dependencies_flow_one_way() -> None:
         assert "advisor" not in {m.split(".")[0] for m in _imports(path)}, path
 
 
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node of a module, at any depth (function-level imports included), except under
+    ``if TYPE_CHECKING:``, which never runs."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            stack.extend(node.orelse)
+            continue
+        yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Each module of the three packages and the modules of theirs it imports, lazily or not.
+
+    ``from package import submodule`` is an edge to the submodule; ``from module import name``
+    an edge to the module. A package's ``__init__`` running before its submodules is not an edge:
+    Python imports parents first in any case."""
+    paths = {_module_name(path): path for name in PACKAGES for path in (ROOT / name).rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for module, path in paths.items():
+        edges: set[str] = set()
+        for node in _runtime_nodes(ast.parse(path.read_text(), filename=str(path))):
+            if isinstance(node, ast.Import):
+                edges.update(alias.name for alias in node.names if alias.name in paths)
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+                    for _ in range(node.level - 1):
+                        package = package.rpartition(".")[0]
+                    base = f"{package}.{base}" if base else package
+                for alias in node.names:
+                    target = f"{base}.{alias.name}" if f"{base}.{alias.name}" in paths else base
+                    if target in paths:
+                        edges.add(target)
+        graph[module] = edges
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import cycles: strongly connected groups of more than one module, or a module importing itself."""
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        order[module] = low[module] = len(order)
+        stack.append(module)
+        for target in graph[module]:
+            if target not in order:
+                visit(target)
+                low[module] = min(low[module], low[target])
+            elif target in stack:
+                low[module] = min(low[module], order[target])
+        if low[module] == order[module]:
+            group = stack[stack.index(module):]
+            del stack[stack.index(module):]
+            if len(group) > 1 or module in graph[module]:
+                found.append(sorted(group))
+
+    for module in sorted(graph):
+        if module not in order:
+            visit(module)
+    return found
+
+
+def test_no_import_cycles() -> None:
+    """No module of the three packages imports, however lazily, a module that imports it back."""
+    graph = import_graph()
+    assert {"advisor.cli._main", "advisor.hosts._stop", "obligations._tracker", "shellparse._api"} <= set(graph)
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_cycles() -> None:
+    """A lazy import back to a module that imports its importer is a cycle (the check above can fail)."""
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert cycles({"a": {"a"}}) == [["a"]]
+    assert cycles({"a": {"b"}, "b": set()}) == []
+
+
 def test_importing_shellparse_stays_light() -> None:
     """Start-up matters for hooks: shellparse imports no pydantic, click, rich or hypothesis, and
     loads the PowerShell grammar only when asked for PowerShell."""
@@ -81,6 +171,78 @@ def test_importing_shellparse_stays_light() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}, cwd=ROOT)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+SDKS_AND_SERVERS = ("openai", "anthropic", "mcp", "starlette", "uvicorn", "httpx", "httpx2")
+"""What no hook or check process may load: model SDKs, web frameworks, HTTP clients."""
+
+_RECORD = """
+import json, sys
+from advisor.cli import main
+record, args = sys.argv[1], sys.argv[2:]
+try:
+    main(args)
+finally:
+    with open(record, "w") as handle:
+        json.dump(sorted(sys.modules), handle)
+"""
+
+
+def modules_loaded(tmp_path: Path, args: list[str], stdin: bytes = b"") -> set[str]:
+    """The modules a `witness ARGS` process has imported by its end (bytecode not written, as in
+    an editable install under ``PYTHONDONTWRITEBYTECODE``)."""
+    record = tmp_path / "modules.json"
+    done = subprocess.run([sys.executable, "-c", _RECORD, str(record), *args], input=stdin, capture_output=True,
+                          timeout=60, cwd=ROOT, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
+                                                     "WITNESS_HOME": str(tmp_path / "home")})
+    assert record.exists(), done.stderr
+    return set(json.loads(record.read_text()))
+
+
+def _loaded(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(name for name in names if any(m == name or m.startswith(name + ".") for m in modules))
+
+
+def test_importing_advisor_stays_light() -> None:
+    """`import advisor` loads no SDK, web framework or HTTP client, and not even click, pydantic or the tracker."""
+    code = "import sys, json, advisor; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    modules = set(json.loads(done.stdout))
+    assert _loaded(modules, (*SDKS_AND_SERVERS, "click", "pydantic", "shellparse", "obligations")) == []
+
+
+def test_witness_check_imports_only_what_check_needs(tmp_path: Path) -> None:
+    """A `witness check` process loads shellparse and its own modules: no SDK or server, no click, no
+    tracker or pydantic, nothing of `audit` or `hook`."""
+    modules = modules_loaded(tmp_path, ["check", "--json", "--", "cd api && npm test 2>&1 | tail -5"])
+    assert "advisor.cli._check" in modules and "shellparse._api" in modules
+    others = ("click", "pydantic", "obligations", "orjson", "advisor.hosts", "advisor.cli._audit",
+              "advisor.cli._audit_report", "advisor.cli._hook", "advisor.cli._group")
+    assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
+
+
+def test_witness_hook_answers_tool_events_with_almost_nothing_loaded(tmp_path: Path) -> None:
+    """A `witness hook` process answering PostToolUse loads neither the analyser nor the tracker,
+    click, pydantic, SDKs or servers, nor anything of `check` or `audit` — not even `typing`."""
+    payload = json.dumps({"hook_event_name": "PostToolUse", "tool_name": "Bash",
+                          "tool_input": {"command": "npm test"}}).encode()
+    modules = modules_loaded(tmp_path, ["hook", "claude-code"], payload)
+    assert "advisor.hosts._hook" in modules
+    others = ("click", "pydantic", "shellparse", "obligations", "typing", "advisor.hosts._stop", "advisor.cli._check",
+              "advisor.cli._fast", "advisor.cli._verdict", "advisor.cli._audit", "advisor.cli._group")
+    assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
+
+
+def test_witness_hook_stop_imports_the_tracker_and_nothing_of_other_commands(tmp_path: Path) -> None:
+    """A Stop call replays the transcript (the tracker, pydantic) and still loads no SDK, server or
+    click, and nothing of `check` or `audit`."""
+    payload = json.dumps({"hook_event_name": "Stop", "session_id": "s",
+                          "transcript_path": str(ROOT / "examples" / "session.jsonl")}).encode()
+    modules = modules_loaded(tmp_path, ["hook", "claude-code"], payload)
+    assert {"advisor.hosts._stop", "obligations._tracker", "obligations.sources._claude"} <= modules
+    others = ("click", "advisor.cli._check", "advisor.cli._fast", "advisor.cli._verdict", "advisor.cli._audit",
+              "advisor.cli._group", "obligations.sources._codex", "obligations.sources._pi")
+    assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
 
 
 def readme_commands() -> list[str]:

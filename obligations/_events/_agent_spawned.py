@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from .._vocabulary import AgentRole
 from ._base import BaseEvent
 
 
@@ -13,5 +14,5 @@ class AgentSpawned(BaseEvent):
     type: Literal["agent_spawned"] = "agent_spawned"
     parent_id: str | None = None
     """The agent that started it (`None` for a root agent)."""
-    role: Literal["root", "local-subagent", "advisor"] = "local-subagent"
+    role: AgentRole = "local-subagent"
     """What it is: obligations belong to root agents; workers' and advisors' edits count against them."""

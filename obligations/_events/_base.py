@@ -10,15 +10,16 @@ from pydantic import BaseModel, ConfigDict
 class BaseEvent(BaseModel):
     """Fields shared by every event.
 
-    Unknown fields are ignored on input, so events written by a newer host still load.
+    Events are immutable values: the tracker orders them by its own tick (the number
+    ``Tracker.handle`` returns), never by a field of the event, so one event can be handed to
+    several consumers. Unknown fields are ignored on input, so events written by a newer host
+    (or an older one that stamped a ``tick``) still load.
     """
 
-    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True, frozen=True)
 
     agent_id: str = "root"
     """The agent the event belongs to; agents never announced by `AgentSpawned` are root agents."""
-    tick: int | None = None
-    """Stamped by the tracker when it handles the event: the order of events, never a wall clock."""
     time: datetime | None = None
     """When the host says the event happened (informational only)."""
     origin: str | None = None

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from shellparse import Shell
+
 from ._base import BaseEvent
 
 
@@ -19,7 +21,7 @@ class ToolDispatched(BaseEvent):
     """The tool's name (`Bash`, `exec_command`, `Edit` …)."""
     arguments: dict[str, Any] = Field(default_factory=dict)
     """The call's arguments; for shell tools the command is `command` or `cmd`."""
-    shell: Literal["bash", "pwsh"] | None = None
+    shell: Shell | None = None
     """The dialect of a shell tool's command, when the host knows it (else from the tool's name)."""
     cwd: str | None = None
     """The working directory the host runs the call in, when it reports one."""

@@ -3,9 +3,9 @@
 The format is judged from the first lines' content, never the file name. Files are streamed
 line by line; each event's ``origin`` is ``"<file name>:<line number>"``. A corrupt or
 truncated line is skipped and counted with its line number, entries of unknown types are
-ignored and counted, and a file that is not a transcript raises ``NotATranscript`` with the
-reason. Exit codes are recovered wherever the host records one; a result without one is never
-a pass. The per-format decisions are in the private modules' docstrings.
+ignored and counted, and a file that is not a transcript raises ``NotATranscript`` (from
+``obligations.errors``) with the reason. Exit codes are recovered wherever the host records one;
+a result without one is never a pass. The per-format decisions are in the private modules' docstrings.
 
 >>> import json, pathlib, tempfile
 >>> from obligations import Tracker
@@ -29,7 +29,8 @@ a pass. The per-format decisions are in the private modules' docstrings.
 The public API is this module's ``__all__``.
 """
 
-from ._detect import FORMATS, NotATranscript, detect_format
+from ..errors import NotATranscript
+from ._detect import FORMATS, detect_format
 from ._report import TranscriptReport
 from ._transcript import Transcript, open_transcript
 

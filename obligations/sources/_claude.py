@@ -51,7 +51,8 @@ from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
-from ._common import INTERRUPTED, ROOT, Bounded, Stamp, error_code, string, text_of
+from .._vocabulary import ErrorCode
+from ._common import ROOT, Bounded, Stamp, error_code, exit_status, kind_of, string, text_of
 from ._report import TranscriptReport
 
 KNOWN_TYPES = frozenset({
@@ -59,7 +60,8 @@ KNOWN_TYPES = frozenset({
     "last-prompt", "ai-title", "custom-title", "agent-name", "mode", "permission-mode", "pr-link", "relocated",
     "worktree-state", "compact_boundary", "tag",
 })
-SHELL_TOOLS = frozenset({"bash", "powershell"})
+CLAUDE_CODE_SHELL_TOOLS = frozenset({"bash", "powershell"})
+"""Claude Code's shell tools (lower case): their results carry the exit code in the error text."""
 # The exit-1 meanings Claude Code's Bash tool reports as success (its commandSemantics table).
 _EXIT_ONE = frozenset({"No matches found", "Some directories were inaccessible", "Files differ", "Condition is false"})
 _EXIT = re.compile(r"^\s*(?:Error: )?Exit code (-?\d+)\b")
@@ -98,7 +100,7 @@ class ClaudeReader:
         self.boundary: _Boundary | None = None
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
-        kind = entry.get("type")
+        kind = kind_of(entry.get("type"))
         self.stamp.at(line, entry.get("timestamp"))
         if self.report.session_id is None:
             self.report.session_id = string(entry.get("sessionId"))
@@ -113,7 +115,7 @@ class ClaudeReader:
             self.boundary = _Boundary(self.stamp.origin, self.stamp.time, _agent(entry))
             return events
         if kind not in KNOWN_TYPES:
-            self.report.unknown(kind if isinstance(kind, str) else "(untyped)")
+            self.report.unknown(kind if kind is not None else "(untyped)")
         return []
 
     def gap(self, line: int) -> None:
@@ -209,7 +211,10 @@ class ClaudeReader:
         text = text_of(block.get("content"))
         is_error = block.get("is_error") is True
         detail = detail if isinstance(detail, dict) else {}
-        shell = call.tool.lower() in SHELL_TOOLS if call is not None else detail.keys() >= {"stdout", "interrupted"}
+        if call is not None:
+            shell = call.tool.lower() in CLAUDE_CODE_SHELL_TOOLS
+        else:
+            shell = detail.keys() >= {"stdout", "interrupted"}
         exit_code: int | None = None
         if shell:
             exit_code, code = _bash_exit(text, is_error, detail, call)
@@ -250,7 +255,8 @@ def _agent(entry: dict[str, Any]) -> str:
     return ROOT
 
 
-def _bash_exit(text: str, is_error: bool, detail: dict[str, Any], call: _Call | None) -> tuple[int | None, str | None]:
+def _bash_exit(text: str, is_error: bool, detail: dict[str, Any],
+               call: _Call | None) -> tuple[int | None, ErrorCode | None]:
     """The exit code and error code of a Bash result (see the module docstring for the evidence)."""
     interrupted = detail.get("interrupted") is True
     if is_error:
@@ -260,10 +266,10 @@ def _bash_exit(text: str, is_error: bool, detail: dict[str, Any], call: _Call | 
         # The interruption notice, when there is one, is the line right after "Exit code N".
         second = text.split("\n", 2)[1:2]
         if interrupted or (second and second[0].strip().startswith(_INTERRUPTION)):
-            return int(found.group(1)), INTERRUPTED
-        return int(found.group(1)), None
+            return exit_status(found.group(1)), "interrupted"
+        return exit_status(found.group(1)), None
     if interrupted:
-        return None, INTERRUPTED
+        return None, "interrupted"
     if detail.get("backgroundTaskId") or (call is not None and call.background):
         return None, None
     meaning = detail.get("returnCodeInterpretation")

@@ -46,7 +46,9 @@ from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
-from ._common import PERMISSION, ROOT, Bounded, Stamp, error_code, integer, resolve, string, text_of
+from .._vocabulary import ErrorCode
+from ..errors import MalformedEntry
+from ._common import ROOT, Bounded, Stamp, error_code, exit_status, integer, kind_of, resolve, string, text_of
 from ._report import TranscriptReport
 
 KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted", "session_state"})
@@ -55,8 +57,9 @@ KNOWN_ITEMS = frozenset({
     "local_shell_call", "web_search_call", "tool_search_call", "tool_search_output", "ghost_snapshot", "compaction",
     "compaction_summary", "image_generation_call", "other",
 })
-SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec"})
-EXEC_TOOLS = SHELL_TOOLS | {"apply_patch"}
+CODEX_SHELL_TOOLS = frozenset({"exec_command", "shell", "shell_command", "local_shell", "container.exec"})
+"""Codex's shell tools: their results are counted as shell results with or without an exit code."""
+CODEX_HEADER_TOOLS = CODEX_SHELL_TOOLS | {"apply_patch"}
 """Tools whose output Codex wraps in a header with the exit code."""
 _CALLS = ("function_call", "custom_tool_call", "local_shell_call", "tool_search_call")
 _OUTPUTS = ("function_call_output", "custom_tool_call_output", "tool_search_output")
@@ -79,7 +82,7 @@ class _End:
     exit_code: int | None
     output: str | None
     is_error: bool
-    code: str | None
+    code: ErrorCode | None
 
 
 class CodexReader:
@@ -101,13 +104,13 @@ class CodexReader:
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         self.stamp.at(line, entry.get("timestamp"))
-        kind = entry.get("type")
+        kind = kind_of(entry.get("type"))
         if kind not in KNOWN_TYPES:
-            self.report.unknown(kind if isinstance(kind, str) else "(untyped)")
+            self.report.unknown(kind if kind is not None else "(untyped)")
             return []
         payload = entry.get("payload")
         if not isinstance(payload, dict):
-            raise TypeError("the payload is not a JSON object")
+            raise MalformedEntry("the payload is not a JSON object")
         if kind == "session_meta":
             return self._meta(payload)
         if kind == "turn_context":
@@ -144,7 +147,7 @@ class CodexReader:
         return []
 
     def _item(self, payload: dict[str, Any]) -> list[Event]:
-        kind = payload.get("type")
+        kind = kind_of(payload.get("type"))
         if kind == "message":
             role = payload.get("role")
             text = text_of(payload.get("content"), ("input_text", "output_text", "text")).strip()
@@ -154,11 +157,11 @@ class CodexReader:
                 return self._said("assistant", text, "item")
             return []
         if kind in _CALLS:
-            return self._call(payload, str(kind))
+            return self._call(payload, kind)
         if kind in _OUTPUTS:
             return self._output(payload)
         if kind not in KNOWN_ITEMS:
-            self.report.unknown(f"response_item:{kind}" if isinstance(kind, str) else "response_item:(untyped)")
+            self.report.unknown(f"response_item:{kind if kind is not None else '(untyped)'}")
         return []
 
     def _event(self, payload: dict[str, Any]) -> list[Event]:
@@ -228,7 +231,7 @@ class CodexReader:
         call = self.calls.pop(call_id, None)
         end = self.ends.pop(call_id, None)
         base = self.stamp.base(self.agent)
-        if call is None or call.tool not in EXEC_TOOLS:
+        if call is None or call.tool not in CODEX_HEADER_TOOLS:
             self.done[call_id] = True
             return self._out([ToolCompleted(call_id=call_id, is_error=end.is_error if end else False,
                                             output=_plain(raw), **base)])
@@ -244,7 +247,7 @@ class CodexReader:
                 return []  # completes when the process exits
             code = error_code(head)
         return self._complete(call_id, call.tool, exit_code, body or (end.output if end else None) or "",
-                              end.is_error if end else code == PERMISSION, code)
+                              end.is_error if end else code == "permission_denied", code)
 
     def _poll(self, session: str, raw: Any) -> list[Event]:
         original = self.sessions.get(session)
@@ -263,7 +266,7 @@ class CodexReader:
         exit_code = None if declined else integer(payload.get("exit_code"))
         output = string(payload.get("aggregated_output")) or "\n".join(
             part for part in (string(payload.get("stdout")), string(payload.get("stderr"))) if part)
-        code = PERMISSION if declined else None
+        code: ErrorCode | None = "permission_denied" if declined else None
         if call_id is None or call_id in self.done:
             return []
         if call_id in self.deferred:
@@ -282,9 +285,9 @@ class CodexReader:
         return self._out([dispatch]) + self._complete(call_id, "local_shell", exit_code, output, declined, code)
 
     def _complete(self, call_id: str, tool: str, exit_code: int | None, output: str, is_error: bool,
-                  code: str | None) -> list[Event]:
+                  code: ErrorCode | None) -> list[Event]:
         self.done[call_id] = True
-        if tool in SHELL_TOOLS:
+        if tool in CODEX_SHELL_TOOLS:
             if exit_code is None:
                 self.report.no_exit_code += 1
             else:
@@ -307,6 +310,8 @@ def _arguments(raw: Any) -> dict[str, Any]:
             value = json.loads(raw)
         except ValueError:
             return {"arguments": raw}
+        except RecursionError:
+            raise MalformedEntry("the call's arguments are nested too deeply") from None
         return value if isinstance(value, dict) else {"arguments": value}
     return {} if raw is None else {"arguments": raw}
 
@@ -328,6 +333,8 @@ def _exec_output(raw: Any) -> tuple[str, str, int | None]:
             data = json.loads(text)
         except ValueError:
             data = None
+        except RecursionError:
+            raise MalformedEntry("the call's output is JSON nested too deeply") from None
         if isinstance(data, dict) and isinstance(data.get("output"), str):
             metadata = data.get("metadata")
             exit_code = integer(metadata.get("exit_code")) if isinstance(metadata, dict) else None
@@ -342,5 +349,5 @@ def _exec_output(raw: Any) -> tuple[str, str, int | None]:
         head, body = "\n".join(text.split("\n", 3)[:3]), text
     if exit_code is None:
         found = _PROCESS_EXIT.search(head) or _EXIT_LINE.search(head)
-        exit_code = int(found.group(1)) if found else None
+        exit_code = exit_status(found.group(1)) if found else None
     return head, body, exit_code

@@ -11,16 +11,15 @@ from typing import Any, Generic, TypeVar
 
 from .._events._agent_spawned import AgentSpawned
 from .._events._union import Event
+from .._vocabulary import ErrorCode
+from ..errors import MalformedEntry
 
 ROOT = "root"
-PERMISSION = "permission_denied"
-INTERRUPTED = "interrupted"
-TIMEOUT = "timeout"
 MAX_PENDING = 10_000
 """Calls awaiting results that a reader remembers; older ones are forgotten first."""
 
-# Kept for the tracker's outcome classifier: each code above matches one of its patterns
-# (PERMISSION/DENIED, INTERRUPT, TIME_?OUT), so a refusal never reads as a failed check.
+# Each recognised message gets an ``ErrorCode`` the tracker's classifier knows (its table of
+# error codes), so a refusal never reads as a failed check.
 _REFUSAL = re.compile(
     r"requested permissions?|haven't granted|requires? approval|was blocked|has been denied|permission denied"
     r"|doesn't want to proceed|tool use was rejected|rejected by (?:the )?user|denied by|blocked by (?:a )?hook"
@@ -115,18 +114,32 @@ def integer(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def error_code(text: str) -> str | None:
+def error_code(text: str) -> ErrorCode | None:
     """The structured code for a host's refusal, interruption or timeout message, if it is one."""
     head = text[:600]
     if not _CUES.search(head):
         return None  # most errors are plain failures: one cheap scan decides that
     if _INTERRUPT.search(head):
-        return INTERRUPTED
+        return "interrupted"
     if _TIMEOUT.search(head):
-        return TIMEOUT
+        return "timeout"
     if _REFUSAL.search(head):
-        return PERMISSION
+        return "permission_denied"
     return None
+
+
+def exit_status(digits: str) -> int:
+    """An exit code written as decimal digits in a host's text. Raises ``MalformedEntry`` for digits
+    no integer can be made of (thousands of them)."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise MalformedEntry(f"an exit code of {len(digits)} digits") from None
+
+
+def kind_of(value: Any) -> str | None:
+    """An entry's ``type`` (or a part's), when it is a string: only a string can name a known kind."""
+    return value if isinstance(value, str) else None
 
 
 def resolve(workdir: Any, base: str | None) -> str | None:

@@ -6,12 +6,12 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .._vocabulary import TRANSCRIPT_FORMATS, TranscriptFormat
+from ..errors import NotATranscript
 from ._lines import read_lines
 
-CLAUDE_CODE = "claude-code"
-CODEX = "codex"
-PI = "pi"
-FORMATS = (CLAUDE_CODE, CODEX, PI)
+FORMATS = TRANSCRIPT_FORMATS
+"""``claude-code``, ``codex`` and ``pi``."""
 
 _SNIFF_LINES = 20
 _SNIFF_LINE_BYTES = 16 * 1024 * 1024
@@ -22,18 +22,7 @@ _CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation"})
 _CLAUDE_KEYS = ("parentUuid", "sessionId", "leafUuid")
 
 
-class NotATranscript(ValueError):
-    """The file is not a transcript this package reads (empty, binary, or JSON of another shape)."""
-
-    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
-        self.path = str(path)
-        """The file."""
-        self.reason = reason
-        """Why it is not one."""
-        super().__init__(f"{self.path}: not a Claude Code, Codex or Pi transcript: {reason}")
-
-
-def detect_format(path: str | os.PathLike[str]) -> str | None:
+def detect_format(path: str | os.PathLike[str]) -> TranscriptFormat | None:
     """``claude-code``, ``codex`` or ``pi`` from the first lines of ``path``; ``None`` otherwise."""
     try:
         return sniff(Path(path))
@@ -41,7 +30,7 @@ def detect_format(path: str | os.PathLike[str]) -> str | None:
         return None
 
 
-def sniff(path: Path) -> str:
+def sniff(path: Path) -> TranscriptFormat:
     """The format of ``path``, reading only its first lines; raises ``NotATranscript`` with the reason."""
     try:
         if path.is_dir():
@@ -59,7 +48,7 @@ def sniff(path: Path) -> str:
     return _from_lines(path)
 
 
-def _from_lines(path: Path) -> str:
+def _from_lines(path: Path) -> TranscriptFormat:
     seen = texts = objects = 0
     hint: str | None = None
     try:
@@ -88,17 +77,19 @@ def _from_lines(path: Path) -> str:
     raise NotATranscript(path, hint or "its lines are JSON objects, but of no transcript shape known here")
 
 
-def format_of(entry: dict[str, Any]) -> str | None:
+def format_of(entry: dict[str, Any]) -> TranscriptFormat | None:
     """The format one entry belongs to, when it says so unambiguously."""
     kind = entry.get("type")
+    if not isinstance(kind, str):
+        kind = None  # only a string names a kind (and a list or an object cannot be looked up)
     if kind in _CODEX_TYPES and isinstance(entry.get("payload"), dict):
-        return CODEX
+        return "codex"
     if any(key in entry for key in _CLAUDE_KEYS) or kind in _CLAUDE_ONLY_TYPES:
-        return CLAUDE_CODE
+        return "claude-code"
     if kind == "session" and ("version" in entry or "cwd" in entry):
-        return PI
+        return "pi"
     if isinstance(kind, str) and "id" in entry and "parentId" in entry:
-        return PI
+        return "pi"
     return None
 
 

@@ -44,7 +44,8 @@ from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
-from ._common import INTERRUPTED, TIMEOUT, Bounded, Stamp, error_code, integer, string, text_of
+from .._vocabulary import ErrorCode
+from ._common import Bounded, Stamp, error_code, exit_status, integer, kind_of, string, text_of
 from ._lines import parse_line, raw_lines
 from ._replay import replay
 from ._report import TranscriptReport
@@ -55,7 +56,8 @@ KNOWN_TYPES = frozenset({
 })
 KNOWN_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage", "branchSummary",
                          "compactionSummary", "system"})
-SHELL_TOOLS = frozenset({"bash"})
+PI_SHELL_TOOLS = frozenset({"bash"})
+"""Pi's shell tools: their results carry the exit code in the error text."""
 _EXITED = re.compile(r"Command exited with code (-?\d+)\s*$")
 _ABORTED = re.compile(r"Command aborted\s*$")
 _TIMED_OUT = re.compile(r"Command timed out after [^\n]*$")
@@ -173,7 +175,7 @@ class PiReader:
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         self.stamp.at(line, entry.get("timestamp"))
-        kind = entry.get("type")
+        kind = kind_of(entry.get("type"))
         base = self.stamp.base()
         if kind == "session":
             self.cwd = string(entry.get("cwd"))
@@ -185,7 +187,7 @@ class PiReader:
         if kind in ("compaction", "branch_summary"):
             return [Compaction(summary=string(entry.get("summary")) or "", **base)]
         if kind not in KNOWN_TYPES:
-            self.report.unknown(kind if isinstance(kind, str) else "(untyped)")
+            self.report.unknown(kind if kind is not None else "(untyped)")
         return []
 
     def gap(self, line: int) -> None:
@@ -196,7 +198,7 @@ class PiReader:
         return []
 
     def _message(self, message: dict[str, Any], entry: dict[str, Any]) -> list[Event]:
-        role = message.get("role")
+        role = kind_of(message.get("role"))
         base = self.stamp.base()
         if role == "user":
             text = text_of(message.get("content")).strip()
@@ -220,7 +222,7 @@ class PiReader:
         if role in ("branchSummary", "compactionSummary"):
             return [Compaction(summary=string(message.get("summary")) or "", **base)]
         if role not in KNOWN_ROLES:
-            self.report.unknown(f"message:{role}" if isinstance(role, str) else "message:(no role)")
+            self.report.unknown(f"message:{role if role is not None else '(no role)'}")
         return []
 
     def _result(self, message: dict[str, Any]) -> ToolCompleted:
@@ -230,7 +232,7 @@ class PiReader:
         is_error = message.get("isError") is True
         exit_code: int | None = None
         code = None
-        if (string(message.get("toolName")) or "").lower() in SHELL_TOOLS:
+        if (string(message.get("toolName")) or "").lower() in PI_SHELL_TOOLS:
             exit_code, code = _bash_exit(text, is_error)
             if exit_code is None:
                 self.report.no_exit_code += 1
@@ -253,19 +255,19 @@ class PiReader:
         return [ToolDispatched(call_id=call_id, tool="bash", arguments={"command": message.get("command")},
                                cwd=self.cwd, **base),
                 ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=exit_code not in (0, None),
-                              error_code=INTERRUPTED if cancelled else None, output=string(message.get("output")),
+                              error_code="interrupted" if cancelled else None, output=string(message.get("output")),
                               **base)]
 
 
-def _bash_exit(text: str, is_error: bool) -> tuple[int | None, str | None]:
+def _bash_exit(text: str, is_error: bool) -> tuple[int | None, ErrorCode | None]:
     if not is_error:
         return 0, None
     tail = text.rstrip()[-300:]
     found = _EXITED.search(tail)
     if found:
-        return int(found.group(1)), None
+        return exit_status(found.group(1)), None
     if _ABORTED.search(tail):
-        return None, INTERRUPTED
+        return None, "interrupted"
     if _TIMED_OUT.search(tail):
-        return None, TIMEOUT
+        return None, "timeout"
     return None, error_code(text)

@@ -1,8 +1,9 @@
 """The loop every reader shares: lines in, events out, every problem counted in the report.
 
-A reader turns one parsed entry into events. Whatever goes wrong with one entry's content — a
-field of the wrong type, a value pydantic refuses — skips that line with a reason; it never
-stops the stream. An I/O error ends the stream and is recorded in the report.
+A reader turns one parsed entry into events. An entry of the wrong shape — the reader says so
+with ``MalformedEntry``, or pydantic refuses a value — skips that line with a reason; it never
+stops the stream. Anything else a reader raises is a bug in it, and is not hidden as a skipped
+line. An I/O error ends the stream and is recorded in the report.
 """
 
 from __future__ import annotations
@@ -11,22 +12,24 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from pydantic import ValidationError
+
 from .._events._agent_spawned import AgentSpawned
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
+from ..errors import MalformedEntry
 from ._lines import read_lines
 from ._report import TranscriptReport
 
-# Bad content surfaces as one of these (pydantic's ValidationError is a ValueError); anything
-# else is a bug in the reader and should be seen.
-BAD_INPUT = (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError)
+MALFORMED = (MalformedEntry, ValidationError)
+"""What a malformed entry raises: the reader's own verdict, or pydantic refusing an event's value."""
 
 
 class Reader(Protocol):
     """Turns one format's entries into events."""
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
-        """The events for one entry (raises one of ``BAD_INPUT`` for malformed content)."""
+        """The events for one entry (raises one of ``MALFORMED`` for an entry of the wrong shape)."""
 
     def gap(self, line: int) -> None:
         """A line was skipped as unreadable."""
@@ -58,8 +61,8 @@ def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select 
                 continue
             try:
                 events = reader.entry(line.number, line.entry)
-            except BAD_INPUT as error:
-                report.skip(line.number, f"malformed {describe(line.entry)} entry ({type(error).__name__})")
+            except MALFORMED as error:
+                report.skip(line.number, f"malformed {describe(line.entry)} entry: {_why(error)}")
                 reader.gap(line.number)
                 continue
             yield from counted(events, report)
@@ -78,6 +81,14 @@ def counted(events: Iterable[Event], report: TranscriptReport) -> Iterator[Event
         elif isinstance(event, AgentSpawned):
             report.subagents += 1
         yield event
+
+
+def _why(error: MalformedEntry | ValidationError) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first["loc"]) or "a value"
+        return f"{field}: {first['msg'].lower()}"
+    return str(error)
 
 
 def describe(entry: dict[str, Any]) -> str:

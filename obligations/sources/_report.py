@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._vocabulary import TranscriptFormat
+
 MAX_EXAMPLES = 100
 """Skipped lines kept as examples; all of them are counted."""
 MAX_UNKNOWN_KINDS = 100
@@ -18,7 +20,7 @@ class TranscriptReport:
 
     path: str
     """The file read."""
-    format: str
+    format: TranscriptFormat
     """``claude-code``, ``codex`` or ``pi``."""
     lines: int = 0
     """Physical lines read (blank ones included)."""

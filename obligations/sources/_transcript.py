@@ -7,19 +7,21 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .._events._union import Event
-from ._detect import CLAUDE_CODE, CODEX, FORMATS, sniff
+from .._vocabulary import TranscriptFormat
+from ..errors import UnknownFormat
+from ._detect import FORMATS, sniff
 from ._report import TranscriptReport
 
 
 class Transcript:
     """One transcript file. ``events()`` streams it; ``report`` says what the last pass found."""
 
-    def __init__(self, path: str | os.PathLike[str], format: str) -> None:
+    def __init__(self, path: str | os.PathLike[str], format: TranscriptFormat) -> None:
         if format not in FORMATS:
-            raise ValueError(f"unknown transcript format {format!r}; expected one of {', '.join(FORMATS)}")
+            raise UnknownFormat(f"unknown transcript format {format!r}; expected one of {', '.join(FORMATS)}")
         self.path = Path(path)
         """The file."""
-        self.format = format
+        self.format: TranscriptFormat = format
         """``claude-code``, ``codex`` or ``pi``."""
         self.report = TranscriptReport(str(self.path), format)
         """What reading found; complete once ``events()`` has been consumed to its end."""
@@ -32,12 +34,12 @@ class Transcript:
         with ``report.error`` set."""
         self.report = report = TranscriptReport(str(self.path), self.format)
         # Each reader is imported only for a file of its format: a hook reads one file per process.
-        if self.format == CLAUDE_CODE:
+        if self.format == "claude-code":
             from ._claude import ClaudeReader
             from ._replay import replay
 
             return replay(self.path, report, ClaudeReader(self.path, report))
-        if self.format == CODEX:
+        if self.format == "codex":
             from ._codex import CodexReader
             from ._replay import replay
 
@@ -56,8 +58,8 @@ class Transcript:
 def open_transcript(path: str | os.PathLike[str]) -> Transcript:
     """The transcript at ``path``, its format judged from its first lines (not its name).
 
-    Raises ``NotATranscript`` (a ``ValueError``) with the reason when it is not one: a missing,
-    unreadable, empty or binary file, a directory, or JSON of another shape."""
+    Raises ``NotATranscript`` (an ``ObligationsError`` and a ``ValueError``) with the reason when it
+    is not one: a missing, unreadable, empty or binary file, a directory, or JSON of another shape."""
     location = Path(path)
     return Transcript(location, sniff(location))
 

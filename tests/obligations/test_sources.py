@@ -207,4 +207,4 @@ def test_public_api() -> None:
     assert FORMATS == ("claude-code", "codex", "pi")
     assert issubclass(NotATranscript, ValueError)
     with pytest.raises(ValueError, match="unknown transcript format"):
-        Transcript(FIXTURES / "pi" / "convo.jsonl", "gemini")
+        Transcript(FIXTURES / "pi" / "convo.jsonl", "gemini")  # type: ignore[arg-type]  # a caller's mistake

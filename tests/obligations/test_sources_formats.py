@@ -92,7 +92,7 @@ def test_claude_failing_edit_masked_rerun_then_genuine_pass_closes_the_item(tmp_
     assert states["t4"] == [("npm test", "resolved")]
     item = tracker.all_items()[0]
     assert item.resolution is not None
-    assert (item.resolution["witness_call_id"], item.cwd) == ("t4", "/home/dev/app")
+    assert (item.resolution.witness_call_id, item.cwd) == ("t4", "/home/dev/app")
     assert item.history[0].origin == "session.jsonl:3"
 
 

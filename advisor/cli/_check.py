@@ -1,0 +1,173 @@
+"""``witness check``: run the analysis and print it, for people or for programs.
+
+Kept free of click and of JSON until needed: hooks start a process per tool call, and this
+module is on that path. :func:`command` builds the click command only when click parses the
+arguments (help, unusual forms, errors).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, TYPE_CHECKING, Any
+
+from shellparse import POLICIES, SHELLS, Policy, Shell, analyze
+
+from . import _options
+from ._exits import ExitCode
+from ._fast import CheckOptions
+from ._options import OutputFormat
+from ._verdict import render, safe, short, use_color
+
+if TYPE_CHECKING:
+    import click
+
+EPILOG = """\
+Exit status: 0 when the command's exit status witnesses its check, 1 when it does not
+(masked, a reporting pipe under --policy strict, not a check, unreadable), 2 for usage or
+input errors.
+"""
+
+
+def run_check(options: CheckOptions, out: IO[str], err: IO[str]) -> int:
+    """Carry out ``witness check`` once its arguments are known; return its exit status."""
+    if options.batch is not None:
+        try:
+            return check_batch(read_lines(options.batch), options.shell, options.policy, options.output or "json",
+                               options.explain, out)
+        except BrokenPipeError:
+            raise  # a reader of our output that went away, not a file we failed to read: see _exits
+        except OSError as error:
+            err.write(f"witness check: cannot read {options.batch}: {error.strerror or error}\n")
+            return ExitCode.USAGE
+    return check_command(" ".join(options.words), options.shell, options.policy, options.output or "text",
+                         options.explain, out)
+
+
+def check_command(command: str, shell: Shell, policy: Policy, output: OutputFormat, explain: bool,
+                  out: IO[str]) -> int:
+    """Analyse one command, print the verdict, return the exit status (0 eligible, 1 not)."""
+    analysis = analyze(command, shell, policy)
+    if output == "json":
+        import json
+
+        out.write(json.dumps(analysis.to_dict(), ensure_ascii=False) + "\n")
+    else:
+        out.write(render(analysis, explain=explain, color=use_color(out)))
+    return ExitCode.OK if analysis.witness_eligible else ExitCode.FINDINGS
+
+
+def check_batch(lines: Iterable[bytes], shell: Shell, policy: Policy, output: OutputFormat, explain: bool,
+                out: IO[str]) -> int:
+    """Analyse one command per line (or JSONL objects); one JSON result per line (or, with
+    ``output="text"``, one human verdict per command).
+
+    Returns 2 if any line was malformed (it gets an error record and the run goes on), else 1
+    if any command is not witness-eligible, else 0.
+    """
+    import json
+
+    malformed = False
+    ineligible = False
+    color = use_color(out)
+    for number, raw in enumerate(lines, start=1):
+        record = _batch_record(number, raw, shell, policy)
+        if record is None:
+            continue
+        analysis = record.pop("analysis", None)
+        if "error" in record:
+            malformed = True
+        elif not record["witness_eligible"]:
+            ineligible = True
+        if output == "json":
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        elif analysis is None:
+            out.write(f"line {number}: {record['error']}\n\n")
+        else:
+            prompt = "PS>" if analysis.shell == "pwsh" else "$"
+            out.write(f"{prompt} {safe(short(analysis.command, 200))}\n")
+            out.write(render(analysis, explain=explain, color=color) + "\n")
+    if malformed:
+        return ExitCode.USAGE
+    return ExitCode.FINDINGS if ineligible else ExitCode.OK
+
+
+def _batch_record(number: int, raw: bytes, shell: Shell, policy: Policy) -> dict[str, Any] | None:
+    import json
+
+    line = raw[:-1] if raw.endswith(b"\n") else raw
+    line = line[:-1] if line.endswith(b"\r") else line
+    if not line.strip():
+        return None
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return {"line": number, "error": f"line is not valid UTF-8 (byte {error.start})"}
+    extra: dict[str, Any] = {}
+    if text.lstrip().startswith("{"):
+        try:
+            item = json.loads(text)
+        except ValueError as error:
+            return {"line": number, "error": f"line starts with '{{' but is not valid JSON: {error}"}
+        if not isinstance(item, dict) or not isinstance(item.get("command"), str):
+            return {"line": number, "error": 'a JSON line must be an object with a string "command"'}
+        text = item["command"]
+        shell = item.get("shell", shell)
+        policy = item.get("policy", policy)
+        if shell not in SHELLS:
+            return {"line": number, "error": f'"shell" must be one of {", ".join(SHELLS)}'}
+        if policy not in POLICIES:
+            return {"line": number, "error": f'"policy" must be one of {", ".join(POLICIES)}'}
+        if "id" in item:
+            extra["id"] = item["id"]
+    analysis = analyze(text, shell, policy)
+    return {"line": number, **extra, **analysis.to_dict(), "analysis": analysis}
+
+
+def read_lines(path: str) -> Iterator[bytes]:
+    """Lines of a file, or of standard input for ``-``, as bytes (decoding is per line)."""
+    if path == "-":
+        yield from sys.stdin.buffer
+        return
+    with open(path, "rb") as handle:
+        yield from handle
+
+
+def command() -> click.Command:
+    """The click command (built on demand: the common forms never import click)."""
+    import click
+
+    @click.command("check", context_settings=_options.context_settings(allow_interspersed_args=False),
+                   epilog=EPILOG)
+    @_options.shell_option()
+    @_options.policy_option(", outside PowerShell cmdlets")
+    @click.option(_options.FORMAT, "output", type=click.Choice(_options.OUTPUT_FORMATS), default=None,
+                  help="Output format (default: text for one command, json for --batch).")
+    @click.option(_options.JSON, "output", flag_value="json", help="Same as --format json.")
+    @click.option(_options.EXPLAIN, "explain", is_flag=True,
+                  help="Show every reason, the check's identity and the effect.")
+    @click.option(_options.BATCH, metavar="[FILE|-]", is_flag=False, flag_value="-", default=None,
+                  help="Analyse one command per line (or JSONL objects with a \"command\"); "
+                       "print one JSON result per line. Without FILE, read standard input.")
+    @click.argument("command", nargs=-1)
+    def check(shell: Shell, policy: Policy, output: OutputFormat | None, explain: bool, batch: str | None,
+              command: tuple[str, ...]) -> int:
+        """Say whether COMMAND is a check and whether its exit status witnesses it.
+
+        \b
+          witness check -- 'npm test 2>&1 | tail -20'
+          witness check --shell pwsh -- 'npm test; "EXIT=$LASTEXITCODE"'
+          witness check --batch commands.txt > verdicts.jsonl
+          witness check --batch commands.txt --format text
+
+        The words of COMMAND are joined with spaces; quote it as one argument to keep its own
+        quoting. Put it after -- so that its options are not read as witness's.
+        """
+        if batch is not None and command:
+            raise _options.usage_error("give either a COMMAND or --batch, not both")
+        if batch is None and not command:
+            raise _options.usage_error("give a COMMAND to check (after --), or --batch FILE")
+        options = CheckOptions(shell, policy, output, explain, batch, list(command))
+        return run_check(options, sys.stdout, sys.stderr)
+
+    return check

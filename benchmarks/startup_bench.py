@@ -1,0 +1,114 @@
+"""How long a `witness check` or `witness hook` process takes to start, against a bare `python -c pass`.
+
+Hooks and scripts start one process per tool call, so start-up is most of what they cost. For
+each command below it prints the median wall time of interleaved runs and its ratio to a bare
+interpreter (`python -c pass`, target for `witness check`: at most 3x), in two conditions:
+
+- **bytecode cached**: the project's modules compiled once (as an installed package has them);
+- **no bytecode**: the project's modules read from source every time, as in an editable install
+  under ``PYTHONDONTWRITEBYTECODE`` (a fresh copy of the three packages, without ``__pycache__``,
+  first on ``PYTHONPATH``; the standard library and the dependencies keep their bytecode).
+
+The commands: `witness check -- 'cd api && npm test 2>&1 | tail -20'`; `witness hook claude-code`
+answering a `PostToolUse` call (what a host sends after every tool call); and a `Stop` call
+that replays `examples/session.jsonl`. With ``--importtime`` it also lists the modules whose
+import costs the check and PostToolUse processes most (``python -X importtime``).
+
+    .venv/bin/python benchmarks/startup_bench.py [--runs 40] [--importtime]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("shellparse", "obligations", "advisor")
+WITNESS = str(Path(sys.executable).with_name("witness"))
+POST_TOOL_USE = json.dumps({"hook_event_name": "PostToolUse", "session_id": "bench", "tool_name": "Bash",
+                            "tool_input": {"command": "npm test"}, "tool_use_id": "toolu_1",
+                            "transcript_path": "/nonexistent.jsonl"}).encode()
+STOP = json.dumps({"hook_event_name": "Stop", "session_id": "bench", "stop_hook_active": False,
+                   "transcript_path": str(ROOT / "examples" / "session.jsonl")}).encode()
+COMMANDS: dict[str, tuple[list[str], bytes | None]] = {
+    "python -c pass": ([sys.executable, "-c", "pass"], None),
+    "witness check": ([WITNESS, "check", "--", "cd api && npm test 2>&1 | tail -20"], None),
+    "witness hook (PostToolUse)": ([WITNESS, "hook", "claude-code"], POST_TOOL_USE),
+    "witness hook (Stop)": ([WITNESS, "hook", "claude-code"], STOP),
+}
+
+
+def medians(env: dict[str, str], runs: int) -> dict[str, float]:
+    """Median milliseconds per command, the commands' runs interleaved so load affects them alike."""
+    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for _ in range(3):  # warm the page cache (and, where allowed, write bytecode)
+        for argv, stdin in COMMANDS.values():
+            subprocess.run(argv, input=stdin, env=env, capture_output=True, check=False)
+    for _ in range(runs):
+        for name, (argv, stdin) in COMMANDS.items():
+            start = time.perf_counter()
+            subprocess.run(argv, input=stdin, env=env, capture_output=True, check=False)
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(values) * 1000 for name, values in times.items()}
+
+
+def source_only_copy(folder: Path) -> None:
+    """The three packages, copied without bytecode."""
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, folder / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def report(title: str, env: dict[str, str], runs: int) -> None:
+    found = medians(env, runs)
+    bare = found["python -c pass"]
+    print(title)
+    for name, milliseconds in found.items():
+        ratio = "" if name == "python -c pass" else f"  {milliseconds / bare:5.2f}x"
+        print(f"  {name:<28} {milliseconds:7.1f} ms{ratio}")
+
+
+def importtime(env: dict[str, str], argv: list[str], stdin: bytes | None, top: int = 12) -> None:
+    """The modules with the largest cumulative import time in one process (nested ones indented)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c",
+                           "import sys; from advisor.cli import main; sys.exit(main(sys.argv[1:]))", *argv[1:]],
+                          input=stdin, env=env, capture_output=True, check=False)
+    rows = []
+    for line in done.stderr.decode(errors="replace").splitlines():
+        if not line.startswith("import time:") or "cumulative" in line:
+            continue
+        _, total, module = line.removeprefix("import time:").split("|", 2)
+        rows.append((int(total), module.rstrip()))
+    print(f"  largest imports of `witness {' '.join(argv[1:3])}` (cumulative µs):")
+    for microseconds, module in sorted(rows, reverse=True)[:top]:
+        print(f"    {microseconds:>8}  {module}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40, help="process starts per command and condition")
+    parser.add_argument("--importtime", action="store_true", help="also list the costliest imports")
+    options = parser.parse_args()
+    cached = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    report("bytecode cached:", cached, options.runs)
+    with tempfile.TemporaryDirectory(prefix="witness-startup-") as folder:
+        source_only_copy(Path(folder))
+        uncached = {**cached, "PYTHONDONTWRITEBYTECODE": "1",
+                    "PYTHONPATH": os.pathsep.join(filter(None, (folder, os.environ.get("PYTHONPATH"))))}
+        report("no bytecode (PYTHONDONTWRITEBYTECODE, modules read from source):", uncached, options.runs)
+        if options.importtime:
+            for name in ("witness check", "witness hook (PostToolUse)"):
+                argv, stdin = COMMANDS[name]
+                importtime(uncached, argv, stdin)
+    print("target: `witness check` at most 3x a bare `python -c pass`, in both conditions")
+
+
+if __name__ == "__main__":
+    main()

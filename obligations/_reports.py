@@ -1,0 +1,185 @@
+"""Reports on obligations, as typed values: what an audit found in a session, each obligation as a
+report row, and the tasks that ended with obligations unresolved.
+
+They are pydantic models: read them by attribute; ``to_dict`` (``model_dump(mode="json")``) is
+their JSON form, which ``witness audit --json`` prints.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, computed_field
+
+from shellparse import CheckKind
+
+from ._items import Attempt, Correction, Disposition, Item
+from ._vocabulary import ItemKind, ItemState, TranscriptFormat
+
+_FROZEN = ConfigDict(extra="ignore", frozen=True)
+# The field docstrings are documentation only: pydantic's use_attribute_docstrings would read
+# every class's source when the module is imported, and a Stop hook imports this module.
+
+
+class EndedTask(BaseModel):
+    """A root agent's task that ended (a new user message began another) with obligations open."""
+
+    model_config = _FROZEN
+
+    agent_id: str
+    """The root agent."""
+    task: int
+    """The tick at which the task began."""
+    ended_tick: int
+    """The tick at which it ended."""
+    unresolved: tuple[Item, ...]
+    """Its items still open when it ended."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON."""
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EndedTask:
+        """An ended task from :meth:`to_dict` output."""
+        return cls.model_validate(data)
+
+
+class WitnessRef(BaseModel):
+    """The run that witnessed a resolved obligation."""
+
+    model_config = _FROZEN
+
+    call_id: str | None
+    """Its tool call."""
+    at: str | None
+    """Where its result was read from (``session.jsonl:14``), if known."""
+
+
+class Reopening(BaseModel):
+    """The potential edit that re-opened a witnessed obligation."""
+
+    model_config = _FROZEN
+
+    call_id: str | None
+    """The edit's tool call."""
+    at: str | None
+    """Where it was read from, if known."""
+    detail: str
+    """What happened, in a line."""
+
+
+class ItemReport(BaseModel):
+    """One obligation as an audit reports it: the facts a person needs, with transcript locations."""
+
+    model_config = _FROZEN
+
+    id: str
+    """The item's id."""
+    kind: ItemKind
+    """A failed check, or a contradicted claim."""
+    check: str | None
+    """The check's statement."""
+    check_kind: CheckKind | None
+    """``test``, ``lint``, ``typecheck`` or ``build``."""
+    claim_id: str | None
+    """For a claim, the host's identifier of it."""
+    cwd: str | None
+    """Where the check ran."""
+    state: ItemState
+    """``open`` or ``resolved``."""
+    summary: str
+    """What failed, in a line."""
+    failures: int
+    """How many times the check failed."""
+    first_failed_at: str | None
+    """Where the first failure was read from."""
+    last_failed_at: str | None
+    """Where the latest failure was read from."""
+    last_attempt: Attempt | None
+    """The last run that reported success but did not count, and why."""
+    witness: WitnessRef | None
+    """For a resolved item, the run that witnessed it."""
+    reopened: Reopening | None
+    """For an open item re-opened after its witness, the edit that did it."""
+    disposition: Disposition | None
+    """A disposition recorded for it."""
+    correction: Correction | None
+    """For a claim, its correction."""
+    closes_by: str
+    """What would close it, in a sentence."""
+
+    @classmethod
+    def of(cls, item: Item) -> ItemReport:
+        """The report row of ``item``."""
+        failures = [t for t in item.history if t.change in ("opened", "failed-again")]
+        first = item.history[0] if item.history and item.history[0].change == "opened" else None
+        witness = next((t for t in reversed(item.history) if t.change == "resolved"), None)
+        last = item.history[-1] if item.history else None
+        reopened = last if last is not None and last.change == "reopened" and item.state == "open" else None
+        return cls(
+            id=item.id, kind=item.kind, check=item.check, check_kind=item.check_kind,
+            claim_id=item.claim_id if item.kind == "claim-contradicted" else None, cwd=item.cwd, state=item.state,
+            summary=item.summary, failures=item.repeat_count, first_failed_at=first.origin if first else None,
+            last_failed_at=failures[-1].origin if failures else None, last_attempt=item.last_attempt,
+            witness=WitnessRef(call_id=witness.call_id, at=witness.origin)
+            if witness is not None and item.state == "resolved" else None,
+            reopened=Reopening(call_id=reopened.call_id, at=reopened.origin, detail=reopened.detail)
+            if reopened is not None else None,
+            disposition=item.disposition, correction=item.correction, closes_by=item.closes_by,
+        )
+
+
+class SkippedLine(BaseModel):
+    """A transcript line that could not be read."""
+
+    model_config = _FROZEN
+
+    line: int
+    """Its line number, counting from 1."""
+    reason: str
+    """Why it was skipped."""
+
+
+class SessionAudit(BaseModel):
+    """What an audit found in one transcript."""
+
+    model_config = _FROZEN
+
+    path: str
+    """The transcript audited."""
+    format: TranscriptFormat | None = None
+    """``claude-code``, ``codex`` or ``pi``; ``None`` when the file could not be read as one."""
+    error: str | None = None
+    """Why the file could not be audited, if it could not."""
+    session_id: str | None = None
+    """The host's session id, when the transcript has one."""
+    events: int = 0
+    """Events replayed."""
+    tool_calls: int = 0
+    """Tool calls dispatched."""
+    lines: int = 0
+    """Lines read."""
+    skipped_lines: int = 0
+    """Corrupt or truncated lines skipped."""
+    skipped_examples: tuple[SkippedLine, ...] = ()
+    """Some of them."""
+    read_error: str | None = None
+    """Why reading stopped before the end of the file, if it did: the report covers only the
+    lines read, and an obligation it shows open may have been closed further on."""
+    open: tuple[ItemReport, ...] = ()
+    """Obligations open when the session ended."""
+    earlier: tuple[ItemReport, ...] = ()
+    """Obligations left unresolved when a later task began."""
+    resolved: tuple[ItemReport, ...] = ()
+    """Obligations closed by a witness."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def unresolved(self) -> int:
+        """How many obligations were never re-verified."""
+        return len(self.open) + len(self.earlier)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON."""
+        return self.model_dump(mode="json")

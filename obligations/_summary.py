@@ -1,0 +1,46 @@
+"""The one line that says what a failed check printed: its failure summary, else its last line.
+
+Outputs can be megabytes; only their ends are read. A check's failure summary is found by
+shellparse's markers (which read the head and the tail of the output), and the fallback is the
+last non-blank line, found from the end.
+"""
+
+from __future__ import annotations
+
+import shellparse
+
+from ._redact import redact
+
+_TAIL = 4096
+"""Characters read from the end at first when looking for the last line; doubled while they hold
+no complete non-blank line."""
+
+
+def failure_summary(family: str, exit_code: int | None, output: str, error_message: str | None,
+                    refuted: str | None) -> str:
+    """What an item says about a failure of a check of ``family`` (redacted). ``refuted`` is the
+    evidence line of a reported pass that its output refuted."""
+    if refuted is not None:
+        return redact(f"reported exit 0, but its output shows a failure: {refuted}")
+    evidence = shellparse.failure_evidence(family, output)
+    detail = evidence or last_line(error_message or output)
+    status = f"exited {exit_code}" if exit_code is not None else "failed"
+    return redact(f"{status}: {detail}" if detail else status)
+
+
+def last_line(text: str) -> str:
+    """The last non-blank line of ``text``, stripped (``""`` when there is none).
+
+    The same as scanning ``text.splitlines()`` from the end, reading only as much of the end as needed."""
+    size = _TAIL
+    while True:
+        start = max(0, len(text) - size)
+        lines = text[start:].splitlines()
+        # The first line of a cut may be the end of a longer one: it counts only when nothing was cut.
+        whole = lines if start == 0 else lines[1:]
+        for line in reversed(whole):
+            if line.strip():
+                return line.strip()
+        if start == 0:
+            return ""
+        size *= 4

@@ -1,0 +1,69 @@
+"""Every exception the ``obligations`` package raises on purpose.
+
+::
+
+    ObligationsError                                  base of everything below
+    ├── NotATranscript(ObligationsError, ValueError)  a file the transcript readers cannot read as a
+    │                                                 session (missing, empty, binary, another shape)
+    ├── UnknownFormat(ObligationsError, ValueError)   a transcript format name no reader knows
+    ├── MalformedEntry(ObligationsError, ValueError)  one transcript entry of the wrong shape; the
+    │                                                 readers skip and count its line, never stop
+    └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot that cannot be restored
+        └── SnapshotVersionError(SnapshotError)       written by a tracker of another snapshot version
+
+Each class also subclasses its natural standard-library base, so callers that only know the
+standard library (``except ValueError``) still catch what they mean. Modules that add an
+exception add it here and to the drawing above.
+"""
+
+from __future__ import annotations
+
+import os
+
+__all__ = [
+    "MalformedEntry",
+    "NotATranscript",
+    "ObligationsError",
+    "SnapshotError",
+    "SnapshotVersionError",
+    "UnknownFormat",
+]
+
+
+class ObligationsError(Exception):
+    """Base class of every exception obligations raises on purpose."""
+
+
+class NotATranscript(ObligationsError, ValueError):
+    """The file is not a transcript this package reads (empty, binary, or JSON of another shape)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        self.path = str(path)
+        """The file."""
+        self.reason = reason
+        """Why it is not one."""
+        super().__init__(f"{self.path}: not a Claude Code, Codex or Pi transcript: {reason}")
+
+
+class UnknownFormat(ObligationsError, ValueError):
+    """A transcript format was named that no reader knows."""
+
+
+class MalformedEntry(ObligationsError, ValueError):
+    """One transcript entry has the wrong shape (a field of the wrong type, a payload that is not
+    an object). Readers raise it for the entry; the replay skips and counts that line."""
+
+
+class SnapshotError(ObligationsError, ValueError):
+    """A snapshot the tracker cannot be restored from."""
+
+
+class SnapshotVersionError(SnapshotError):
+    """The snapshot was written in a format version this tracker does not read."""
+
+    def __init__(self, found: object, expected: int) -> None:
+        self.found = found
+        """The version the snapshot names."""
+        self.expected = expected
+        """The version this tracker reads."""
+        super().__init__(f"unsupported snapshot version {found!r} (this tracker reads {expected})")

@@ -1,0 +1,106 @@
+"""The `witness` group and its exit statuses: every subcommand reachable through click, each
+exception that can end a command mapped to its documented status, in one place."""
+
+from __future__ import annotations
+
+import io
+import signal
+import subprocess
+import sys
+
+import click
+import pytest
+from click.testing import CliRunner
+
+import advisor.cli
+from advisor.cli import ExitCode, cli, main
+from advisor.cli._exits import exit_code_for
+from advisor.errors import ConfigError
+from obligations import SnapshotVersionError
+from tests.advisor.sessions import WITNESS
+
+
+def test_exit_codes_are_the_documented_ones() -> None:
+    """0 ok, 1 findings, 2 usage, 130 interrupted."""
+    assert [(code.name, int(code)) for code in ExitCode] == [("OK", 0), ("FINDINGS", 1), ("USAGE", 2),
+                                                             ("INTERRUPTED", 130)]
+
+
+def test_the_group_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
+    """`witness --help` names check, audit and hook, each loaded on demand, and exits 0."""
+    assert main(["--help"]) == ExitCode.OK
+    out = capsys.readouterr().out
+    for name in ("check", "audit", "hook"):
+        assert f"  {name} " in out
+    assert sorted(cli.list_commands(click.Context(cli))) == ["audit", "check", "hook"]
+
+
+@pytest.mark.parametrize("name", ["check", "audit", "hook"])
+def test_each_subcommand_has_its_help(name: str) -> None:
+    """`witness NAME --help` shows that command's usage."""
+    result = CliRunner().invoke(cli, [name, "--help"])
+    assert result.exit_code == 0
+    assert result.output.startswith(f"Usage: cli {name}")
+
+
+def test_the_package_builds_the_group_only_when_asked() -> None:
+    """`advisor.cli.cli` is the click group; asking for a name that does not exist is an AttributeError."""
+    assert isinstance(advisor.cli.cli, click.Group)
+    with pytest.raises(AttributeError):
+        _ = advisor.cli.no_such_name
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "message"),
+    [(KeyboardInterrupt(), ExitCode.INTERRUPTED, "witness: interrupted\n"),
+     (click.UsageError("give a COMMAND"), ExitCode.USAGE, "Error: give a COMMAND\n"),
+     (click.exceptions.Exit(0), ExitCode.OK, ""),
+     (click.Abort(), ExitCode.FINDINGS, "witness: aborted\n"),
+     (ConfigError("no model named"), ExitCode.USAGE, "witness: no model named\n"),
+     (SnapshotVersionError(9, 2), ExitCode.USAGE, "witness: unsupported snapshot version 9 (this tracker reads 2)\n")],
+)
+def test_each_exception_has_one_exit_status(error: BaseException, code: int, message: str) -> None:
+    """Interrupts, click's errors and the packages' own errors become their exit statuses, with a
+    one-line message and no traceback."""
+    err = io.StringIO()
+    assert exit_code_for(error, err) == code
+    assert err.getvalue() == message
+
+
+def test_ctrl_c_inside_click_is_an_interrupt() -> None:
+    """click turns Ctrl-C into Abort; it still exits 130, "interrupted"."""
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as interrupt:
+            raise click.Abort() from interrupt
+    except click.Abort as abort:
+        err = io.StringIO()
+        assert exit_code_for(abort, err) == ExitCode.INTERRUPTED
+        assert err.getvalue() == "witness: interrupted\n"
+
+
+def test_a_bug_is_not_turned_into_an_exit_status() -> None:
+    """An exception nobody raised on purpose is raised again, to be seen."""
+    with pytest.raises(KeyError):
+        exit_code_for(KeyError("oops"), io.StringIO())
+
+
+def test_an_interrupted_batch_exits_130() -> None:
+    """Ctrl-C while `witness check --batch` waits for its next line: exit 130 and one line, no traceback."""
+    with subprocess.Popen([WITNESS, "check", "--batch", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE) as process:
+        assert process.stdin is not None and process.stdout is not None and process.stderr is not None
+        process.stdin.write(b"pytest\n")
+        process.stdin.flush()
+        assert b'"witness_eligible": true' in process.stdout.readline()  # it is running, waiting for more
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=60) == 130
+        assert process.stderr.read() == b"witness: interrupted\n"
+
+
+def test_python_dash_m_advisor_is_the_same_command() -> None:
+    """`python -m advisor check …` gives the same verdict and status as `witness check …`."""
+    done = subprocess.run([sys.executable, "-m", "advisor", "check", "--", "pytest -q || true"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and done.stdout.startswith("masked: `pytest -q` (test)")

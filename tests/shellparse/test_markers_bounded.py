@@ -1,0 +1,105 @@
+"""`failure_evidence` reads only the head and the tail of an output, and finds exactly what reading
+all of it with one alternation of the markers finds, for every output of at most that size."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shellparse import failure_evidence
+from shellparse._markers import CUES, FAMILY_MARKERS, MARKERS, SCAN_HEAD, SCAN_TAIL
+from tests.shellparse.test_markers import FAILING, PASSING
+
+REAL = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "fixtures" / "failing_outputs"
+                                      / "real.jsonl").read_text(encoding="utf-8").splitlines()]
+"""Real failing outputs of checks, with the failure line each shows (see that folder's README)."""
+FAMILIES = sorted({*MARKERS, *FAMILY_MARKERS, "no-such-family"})
+
+
+@cache
+def _alternation(family: str) -> re.Pattern[str] | None:
+    groups = FAMILY_MARKERS.get(family, (family,))
+    alternatives = [marker for group in groups for marker in MARKERS.get(group, ())]
+    return re.compile("|".join(f"(?:{m})" for m in alternatives), re.MULTILINE) if alternatives else None
+
+
+def whole_output_evidence(family: str, output: str) -> str | None:
+    """The reference: every marker of the family as one alternation, over the whole output."""
+    pattern = _alternation(family)
+    if pattern is None or not output or re.search(CUES, output, re.IGNORECASE) is None:
+        return None
+    match = pattern.search(output)
+    if match is None:
+        return None
+    start = output.rfind("\n", 0, match.start()) + 1
+    end = output.find("\n", match.start())
+    line = output[start : end if end >= 0 else len(output)].strip()
+    return line if len(line) <= 200 else line[:199] + "…"
+
+
+LINES = st.sampled_from([line for _, output, _ in FAILING for line in output.splitlines()]
+                        + [line for _, output in PASSING for line in output.splitlines()]
+                        + [line for row in REAL[:12] for line in row["output"].splitlines()[:30]]
+                        + ["", "   ", "\t", "FAIL", "fail", "FAİLED", "offenſe", "✖", "npm", "npm error", "====",
+                           "main.go:12:5: undefined: x", "src/app.py:3:1: E302 expected 2 blank lines"])
+TEXT = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("\n \t=:F"),
+               max_size=40)
+OUTPUTS = st.lists(LINES | TEXT, max_size=40).map("\n".join) | st.lists(LINES, max_size=60).map("\r\n".join)
+
+
+@given(st.sampled_from(FAMILIES), OUTPUTS)
+def test_under_the_bound_it_finds_what_reading_all_of_it_finds(family: str, output: str) -> None:
+    """For any output of at most SCAN_HEAD + SCAN_TAIL characters, the same line or the same None."""
+    assert len(output) <= SCAN_HEAD + SCAN_TAIL
+    assert failure_evidence(family, output) == whole_output_evidence(family, output)
+
+
+@pytest.mark.parametrize("output", ["main.go:12:5: undefined: x\nFAİLED", "main.go:12:5: undefined: x\noffenſe",
+                                    "main.go:12:5: undefined: x\nall good ✔", "main.go:12:5: undefined: x\n✖ 1"])
+def test_cues_read_case_insensitively_beyond_ascii(output: str) -> None:
+    """The cheap check for cue words agrees with the case-insensitive one outside ASCII too (`İ`, `ſ`)."""
+    for family in ("go", "npm-script"):
+        assert failure_evidence(family, output) == whole_output_evidence(family, output)
+
+
+@pytest.mark.parametrize(("family", "output", "line"), FAILING)
+def test_every_family_still_finds_its_marker_in_a_long_output(family: str, output: str, line: str) -> None:
+    """A family's failure line is found after a megabyte of passing lines (a summary at the end) and
+    before one (an error at the start)."""
+    filler = "PASSED tests/test_ok.py::test_fine\n" * 30_000
+    assert len(filler) > 1_000_000
+    assert failure_evidence(family, filler + output) == line
+    assert failure_evidence(family, output + "\n" + filler) == line
+
+
+@pytest.mark.parametrize("row", REAL, ids=lambda row: row["source"])
+def test_real_failing_outputs_show_the_same_line(row: dict[str, Any]) -> None:
+    """Every real failing output gives the line reading all of it gives, also when padded to megabytes."""
+    family, output, line = row["family"], row["output"], row["evidence"]
+    assert failure_evidence(family, output) == line == whole_output_evidence(family, output)
+    filler = "".join(f"   Compiling crate{n} v0.1.{n}\n" for n in range(40_000))
+    assert failure_evidence(family, filler + output) == line
+    if output.index(line) < SCAN_HEAD:
+        assert failure_evidence(family, output + "\n" + filler) == line
+
+
+def test_the_middle_of_a_long_output_is_not_read() -> None:
+    """Past the bound, a failure line only in the middle is not looked for (the cost stays bounded)."""
+    filler = "ok\n" * (SCAN_HEAD + SCAN_TAIL)
+    assert failure_evidence("pytest", filler + "1 failed in 0.2s\n" + filler) is None
+    assert whole_output_evidence("pytest", filler + "1 failed in 0.2s\n" + filler) == "1 failed in 0.2s"
+
+
+def test_an_output_that_is_one_long_line() -> None:
+    """A line longer than the tail window is read from inside it, never taken for a line start."""
+    line = "x" * (SCAN_HEAD + SCAN_TAIL)
+    assert failure_evidence("pytest", line + " 1 failed in 0.2s") is None  # not at a line start
+    tail = line + " error TS2322: bad"
+    assert failure_evidence("tsc", tail) == whole_output_evidence("tsc", tail)
