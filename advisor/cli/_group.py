@@ -32,7 +32,14 @@ def _hook() -> click.Command:
     return command()
 
 
-SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "hook": _hook}
+def _serve() -> click.Command:
+    from ._serve import command
+
+    return command()
+
+
+SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "hook": _hook,
+                                                      "serve": _serve}
 """Every subcommand, and how to build it."""
 
 
