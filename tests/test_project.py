@@ -33,7 +33,7 @@ def test_all_is_exactly_the_public_surface(name: str) -> None:
     assert public - submodules - {"annotations"} == exported
 
 
-@pytest.mark.parametrize("name", ["advisor.consult", "advisor.models"])
+@pytest.mark.parametrize("name", ["advisor.consult", "advisor.gateway", "advisor.models"])
 def test_subpackages_export_exactly_their_public_surface(name: str) -> None:
     """The advisor's subpackages keep `__all__` honest too: every listed name exists, every public one is listed."""
     package = importlib.import_module(name)

@@ -93,3 +93,17 @@ def test_witness_serve_reports_a_port_in_use(tmp_path: Path) -> None:
         port = taken.getsockname()[1]
         done = witness("serve", "--port", str(port), env={"WITNESS_HOME": str(tmp_path)})
     assert done.returncode == 2 and f"cannot listen on 127.0.0.1:{port}" in done.stderr.decode()
+
+
+def test_the_gateway_is_loaded_only_when_serve_runs(tmp_path: Path) -> None:
+    """`witness --help` and `witness serve --help` load no web framework, server or gateway module."""
+    import json
+    import sys
+
+    code = ("import json, sys\nfrom advisor.cli import main\nmain(sys.argv[1:])\n"
+            "print(json.dumps(sorted(sys.modules)), file=sys.stderr)")
+    for args in (["--help"], ["serve", "--help"]):
+        done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
+        modules = json.loads(done.stderr.strip().splitlines()[-1])
+        assert not [m for m in modules if m.split(".")[0] in ("starlette", "uvicorn", "openai")
+                    or m.startswith("advisor.gateway")]
