@@ -8,6 +8,7 @@ It prints one JSON object per line: {"group", "command", "shell", "source"}.
     python3 corpus/gather.py swebench-4.0.4-py3-none-any.whl \
         --transcripts PATH/TO/toolpath/test-fixtures \
         --nl2bash tests/data/nl2bash/all.cm
+    python3 corpus/gather.py --real PATH/TO/transcripts/real > corpus/real_commands.jsonl
 
 Groups:
   A  SWE-bench 4.0.4 harness `test_cmd` values.  The eight modules
@@ -17,6 +18,9 @@ Groups:
      MAP_REPO_VERSION_TO_SPECS_* spec is emitted, in first-seen order.
   B  Shell commands from the agent transcripts (Claude `Bash` tool_use blocks, Codex
      `exec_command`/`shell` function calls, Pi bash tool calls), de-duplicated.
+  R  The same extraction over the real-session transcripts (PowerShell tool calls
+     included), written to real_commands.jsonl without the group key: an unlabelled
+     benchmark set.
   C  NL2Bash: every 84th line of all.cm (lines 1, 85, 169, ...) that `bash -n`
      accepts, de-duplicated, plus a short hand-picked list of lines in which a
      check-family word (make, ant, mvn, gradle, npm, go) occurs.
@@ -70,9 +74,9 @@ def swebench_commands(wheel: str) -> Iterator[dict[str, str]]:
                "source": f"swebench-4.0.4:{lang}", "spec": f"{var}[{repo!r}][{version!r}]"}
 
 
-def transcript_commands(directory: str) -> Iterator[dict[str, str]]:
+def transcript_commands(directory: str, group: str = "B") -> Iterator[dict[str, str]]:
     root = Path(directory)
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for f in sorted(root.glob("*/*.jsonl")):
         agent = f.parent.name
         for line in f.read_text(encoding="utf-8").splitlines():
@@ -80,12 +84,14 @@ def transcript_commands(directory: str) -> Iterator[dict[str, str]]:
                 continue
             o = json.loads(line)
             cmds: list[Any] = []
+            shells: list[str] = []
             if agent == "claude":
                 msg = o.get("message") or {}
                 if o.get("type") == "assistant" and isinstance(msg.get("content"), list):
                     for b in msg["content"]:
-                        if b.get("type") == "tool_use" and b.get("name") == "Bash":
+                        if b.get("type") == "tool_use" and b.get("name") in ("Bash", "PowerShell"):
                             cmds.append(b["input"].get("command"))
+                            shells.append("pwsh" if b["name"] == "PowerShell" else "bash")
             elif agent == "codex":
                 p = o.get("payload") or {}
                 if p.get("type") == "function_call" and p.get("name") in ("exec_command", "shell"):
@@ -102,10 +108,11 @@ def transcript_commands(directory: str) -> Iterator[dict[str, str]]:
                         if b.get("type") in ("toolCall", "tool_use") and b.get("name") == "bash":
                             args = b.get("arguments") or b.get("input") or {}
                             cmds.append(args.get("command"))
-            for c in cmds:
-                if c and c not in seen:
-                    seen.add(c)
-                    yield {"group": "B", "command": c, "shell": "bash",
+            for number, c in enumerate(cmds):
+                shell = shells[number] if number < len(shells) else "bash"
+                if isinstance(c, str) and c and (c, shell) not in seen:
+                    seen.add((c, shell))
+                    yield {"group": group, "command": c, "shell": shell,
                            "source": f"transcript:{agent}/{f.name}"}
 
 
@@ -128,15 +135,24 @@ def nl2bash_commands(path: str) -> Iterator[dict[str, str]]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    ap.add_argument("wheel", help="path to swebench-4.0.4-py3-none-any.whl")
+    ap.add_argument("wheel", nargs="?", help="path to swebench-4.0.4-py3-none-any.whl")
     ap.add_argument("--transcripts", help="a folder of claude/, codex/ and pi/ transcripts (group B)")
     ap.add_argument("--nl2bash", default=str(Path(__file__).parent.parent / "tests/data/nl2bash/all.cm"))
+    ap.add_argument("--real", metavar="DIR", help="print only the real-session set (group R) from a folder of "
+                    "claude/, codex/ and pi/ transcripts")
     a = ap.parse_args()
-    groups = [swebench_commands(a.wheel), nl2bash_commands(a.nl2bash)]
-    if a.transcripts:
-        groups.insert(1, transcript_commands(a.transcripts))
+    if a.real:
+        groups = [transcript_commands(a.real, group="R")]
+    elif a.wheel:
+        groups = [swebench_commands(a.wheel), nl2bash_commands(a.nl2bash)]
+        if a.transcripts:
+            groups.insert(1, transcript_commands(a.transcripts))
+    else:
+        ap.error("give the swebench wheel, or --real DIR")
     for gen in groups:
         for row in gen:
+            if a.real:
+                del row["group"]  # the real-session set is a file of its own
             print(json.dumps(row, ensure_ascii=False))
 
 

@@ -8,8 +8,10 @@ from functools import lru_cache
 from ._analysis import Analyzer
 from ._bash import parse_bash
 from ._model import Script, Span
-from ._results import Analysis, Reason
-from ._vocabulary import POLICIES, SHELLS
+from ._reasons import message, reason
+from ._results import Analysis
+from ._vocabulary import POLICIES, SHELLS, Policy, Shell
+from .errors import NotACommand, UnknownPolicy, UnknownShell
 
 CACHE_SIZE = 4096
 _GC_PAUSE_ABOVE = 16_384
@@ -19,21 +21,15 @@ def parse(command: str, shell: str = "bash") -> Script:
     """Parse ``command`` into the neutral model, without judging it.
 
     ``shell`` is ``"bash"`` or ``"pwsh"``; the text itself cannot reliably tell them apart, so
-    the caller must say (an agent host knows which tool ran the command).
+    the caller must say (an agent host knows which tool ran the command). Raises
+    :class:`~shellparse.errors.UnknownShell` for any other ``shell`` and
+    :class:`~shellparse.errors.NotACommand` when ``command`` is not a ``str``.
     """
-    _check_arguments(shell, "seed")
-    problem = _unusable(command)
-    if problem is not None:
-        return Script((), problem[0], problem[1])
-    return _parse(command, shell)
-
-
-def _parse(command: str, shell: str) -> Script:
-    if shell == "pwsh":
-        from ._pwsh import parse_pwsh  # the PowerShell grammar loads only when needed
-
-        return parse_pwsh(command)
-    return parse_bash(command)
+    dialect, _ = _checked(command, shell, "seed")
+    data = _encoded(command)
+    if isinstance(data, _Unusable):
+        return Script((), data.message, data.span)
+    return _parse(command, dialect, data)
 
 
 def analyze(command: str, shell: str = "bash", policy: str = "seed", *, cache: bool = True) -> Analysis:
@@ -42,11 +38,15 @@ def analyze(command: str, shell: str = "bash", policy: str = "seed", *, cache: b
     ``policy`` is ``"seed"`` (a reporting pipe such as ``| tail -5`` witnesses, as the
     specification accepts) or ``"strict"`` (it does not, outside PowerShell cmdlets). Results are
     immutable; with ``cache`` (the default) repeated commands are served from an LRU cache.
+    Raises :class:`~shellparse.errors.UnknownShell`, :class:`~shellparse.errors.UnknownPolicy`
+    or :class:`~shellparse.errors.NotACommand` for arguments it cannot take (``shell`` and
+    ``policy`` are :data:`Shell` and :data:`Policy` words; any ``str`` is accepted and checked, as
+    hosts and command lines hand them over as text).
     """
-    _check_arguments(shell, policy)
+    dialect, pipes = _checked(command, shell, policy)
     if cache:
-        return _cached(command, shell, policy)
-    return _analyze(command, shell, policy)
+        return _cached(command, dialect, pipes)
+    return _analyze(command, dialect, pipes)
 
 
 def clear_cache() -> None:
@@ -55,46 +55,66 @@ def clear_cache() -> None:
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def _cached(command: str, shell: str, policy: str) -> Analysis:
+def _cached(command: str, shell: Shell, policy: Policy) -> Analysis:
     return _analyze(command, shell, policy)
 
 
-def _analyze(command: str, shell: str, policy: str) -> Analysis:
-    if not isinstance(command, str):
-        raise TypeError(f"command must be a str, not {type(command).__name__}")
-    problem = _unusable(command)
-    if problem is not None:
-        message, span = problem
-        reason = Reason("unreadable", message, span, "masks")
-        return Analysis(command, shell, policy, None, None, False, (reason,), "unknown", message, (), False)
+def _analyze(command: str, shell: Shell, policy: Policy) -> Analysis:
+    data = _encoded(command)
+    if isinstance(data, _Unusable):
+        found = reason("unreadable", data.span, data.variant, **data.fields)
+        return Analysis(command=command, shell=shell, policy=policy, validation=None, exit_source=None,
+                        witness_eligible=False, reasons=(found,), effect="unknown", parse_error=data.message,
+                        checks=(), expected_negative=False)
     # Large commands create hundreds of thousands of small tuples, none of them in a cycle: the
     # cyclic collector would only rescan them again and again (1 MB took 2.4x longer with it).
     pause = len(command) > _GC_PAUSE_ABOVE and gc.isenabled()
     if pause:
         gc.disable()
     try:
-        script = _parse(command, shell)
-        return Analyzer(command, shell, policy).run(script)
+        return Analyzer(command, shell, policy).run(_parse(command, shell, data))
     finally:
         if pause:
             gc.enable()
 
 
-def _unusable(command: str) -> tuple[str, Span] | None:
+def _parse(command: str, shell: Shell, data: bytes) -> Script:
+    if shell == "pwsh":
+        from ._pwsh import parse_pwsh  # the PowerShell grammar loads only when needed
+
+        return parse_pwsh(command, data=data)
+    return parse_bash(command, data=data)
+
+
+class _Unusable:
     """Text no shell can receive as a command line: NUL bytes and lone surrogates."""
+
+    __slots__ = ("fields", "message", "span", "variant")
+
+    def __init__(self, variant: str, span: Span, **fields: str):
+        self.variant = variant
+        self.span = span
+        self.fields = fields
+        self.message = message("unreadable", variant, **fields)
+
+
+def _encoded(command: str) -> bytes | _Unusable:
+    """The command as UTF-8, or why no shell can receive it."""
     nul = command.find("\0")
     if nul >= 0:
-        return "the command contains a NUL byte, which no shell can receive", Span(nul, nul + 1)
+        return _Unusable("nul", Span(nul, nul + 1))
     try:
-        command.encode("utf-8")
+        return command.encode("utf-8")
     except UnicodeEncodeError as error:
-        return (f"the command is not valid Unicode (a lone surrogate at character {error.start})",
-                Span(error.start, error.end))
-    return None
+        return _Unusable("surrogate", Span(error.start, error.end), index=str(error.start))
 
 
-def _check_arguments(shell: str, policy: str) -> None:
+def _checked(command: object, shell: str, policy: str) -> tuple[Shell, Policy]:
+    """``shell`` and ``policy`` as the words they are; raises for arguments analyze cannot take."""
     if shell not in SHELLS:
-        raise ValueError(f"shell must be one of {', '.join(SHELLS)}, not {shell!r}")
+        raise UnknownShell(f"shell must be one of {', '.join(SHELLS)}, not {shell!r}")
     if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        raise UnknownPolicy(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+    if not isinstance(command, str):
+        raise NotACommand(f"command must be a str, not {type(command).__name__}")
+    return shell, policy

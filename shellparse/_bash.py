@@ -8,14 +8,15 @@ here-document swallow the rest of its line; regrouping the flat stream undoes bo
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from ._flat import NestingTooDeepError, Unit, attach, regroup, separate
+from ._flat import Attach, NegationToken, Pipe, Token, Unit, attach, lone, operator, regroup, separate
 from ._grammars import bash_parser
-from ._model import Command, Opaque, Redirect, Script, Span, Word
-from ._offsets import OffsetMap, decode
-from ._quoting import bash_value
+from ._model import Command, Opaque, Redirect, Script, Span, Word, compound_command, simple_command
+from ._offsets import IDENTITY, OffsetMap, decode
+from ._quoting import BASH_SPECIAL, bash_value
+from ._vocabulary import CommandKind, OpaqueKind, Operator
+from .errors import NestingTooDeep
 
 MAX_DEPTH = 64
 
@@ -27,75 +28,92 @@ _STATEMENTS = frozenset({
 })
 _CONTAINERS = frozenset({"do_group", "elif_clause", "else_clause", "case_item", "ERROR"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
-_OPERATORS = frozenset({";", "&", "&&", "||", "|", "|&", ";;", ";&", ";;&", "\n"})
-_SUBSTITUTIONS = {"command_substitution": "substitution", "process_substitution": "process-substitution"}
-_COMPOUND_KINDS = {
-    "subshell": "subshell", "if_statement": "if", "case_statement": "case",
+_NOT_ARGUMENTS = _REDIRECTS | {"variable_assignment", "comment"}
+_OPERATORS: dict[str, Operator | Pipe] = {
+    ";": ";", "&": "&", "&&": "&&", "||": "||", "|": "|", "|&": "|&", "\n": "\n",
+    ";;": ";", ";&": ";", ";;&": ";",  # `case` item terminators end a statement
+}
+_SUBSTITUTIONS: dict[str, OpaqueKind] = {
+    "command_substitution": "substitution", "process_substitution": "process-substitution",
+}
+_COMPOUND_KINDS: dict[str, CommandKind] = {
+    "subshell": "subshell", "if_statement": "if", "case_statement": "case", "while_statement": "while",
     "for_statement": "for", "c_style_for_statement": "for", "function_definition": "function",
 }
+_new = tuple.__new__
 
 
-def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0) -> Script:
-    """Parse ``text`` as bash into the neutral model (spans mapped through ``offsets``)."""
-    data = text.encode("utf-8", "surrogatepass")
+def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0, data: bytes | None = None) -> Script:
+    """Parse ``text`` (UTF-8 ``data``, when the caller has it) as bash into the neutral model,
+    spans mapped through ``offsets``."""
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    ascii_text = len(data) == len(text)
     if offsets is None:
-        offsets = OffsetMap(text, data)
-    tree = bash_parser().parse(data if len(data) == len(text) else _ascii_stand_in(text))
-    converter = _Converter(data, offsets, depth)
+        offsets = IDENTITY if ascii_text else OffsetMap(text, data)
+    tree = bash_parser().parse(data if ascii_text else _ascii_stand_in(data))
+    converter = _Converter(text, data, offsets, depth)
     try:
         return converter.program(tree.root_node)
-    except (NestingTooDeepError, RecursionError):
+    except RecursionError:  # NestingTooDeep included
         return Script((), f"constructs nest deeper than {MAX_DEPTH} levels", Span(offsets(0), offsets(len(data))))
 
 
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+_HIGH_BYTES_TO_X = bytes(range(0x80)) + b"x" * 0x80
 
 
-def _ascii_stand_in(text: str) -> bytes:
-    """``text`` with every non-ASCII character replaced by letters of the same UTF-8 length.
+def _ascii_stand_in(data: bytes) -> bytes:
+    """The UTF-8 ``data`` with every non-ASCII character replaced by letters of the same UTF-8 length.
 
     tree-sitter-bash's scanner passes the character after `{` to C's ``isdigit``, which reads
     outside its table for code points above 255 and can crash the process
     (tree-sitter/tree-sitter-bash#337). To bash, non-ASCII characters are ordinary word
     characters, as letters are, so the tree keeps its shape; byte offsets stay the same, and
-    every word is read back from the real text.
+    every word is read back from the real text. (Every byte of a non-ASCII character's UTF-8
+    form is 0x80 or above, and no ASCII character's is: replacing those bytes one by one does it.)
     """
-    return _NON_ASCII.sub(lambda match: "x" * len(match.group().encode("utf-8", "surrogatepass")), text).encode()
+    return data.translate(_HIGH_BYTES_TO_X)
 
 
 class _Converter:
-    __slots__ = ("carriage_returns", "data", "depth", "offsets")
+    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "offsets", "source")
 
-    def __init__(self, data: bytes, offsets: OffsetMap, depth: int):
+    def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int):
+        self.source = text
         self.data = data
         self.offsets = offsets
         self.depth = depth
+        self.ascii = len(data) == len(text)
+        """No character outside ASCII: byte offsets are offsets into ``source``."""
+        self.identity = offsets.identity
         self.carriage_returns = b"\r" in data
 
     # -- helpers ---------------------------------------------------------------------------
 
     def span(self, node: Any) -> Span:
-        if self.offsets.identity:
-            return Span(node.start_byte, node.end_byte)
+        if self.identity:
+            return _new(Span, (node.start_byte, node.end_byte))
         return self.offsets.span(node.start_byte, node.end_byte)
 
     def text(self, node: Any) -> str:
+        if self.ascii:
+            return self.source[node.start_byte : node.end_byte]
         return decode(self.data, node.start_byte, node.end_byte)
 
     def word(self, node: Any, opaque: list[Opaque]) -> Word:
-        # The hottest function of the analysis: node properties are read once each.
+        # The hottest function of the analysis: node properties are read once each, and the
+        # tuples are built without their generated constructors.
         start, end = node.start_byte, node.end_byte
-        # ASCII text cannot have a boundary inside a character: skip the widening there.
-        text = self.data[start:end].decode() if self.offsets.identity else decode(self.data, start, end)
+        text = self.source[start:end] if self.ascii else decode(self.data, start, end)
         if node.child_count and ("$(" in text or "`" in text or "<(" in text or ">(" in text):
             self.collect(node, opaque)
-        value = bash_value(text)
+        value = text if BASH_SPECIAL.search(text) is None else bash_value(text)
         if self.carriage_returns and value is not None and self.data[end : end + 1] == b"\r":
             # bash does not treat a carriage return as blank: `npm test\r` runs the script "test\r"
             # (a command line with Windows line endings). tree-sitter does.
             value += "\r"
-        offsets = self.offsets
-        return Word(text, value, Span(start, end) if offsets.identity else offsets.span(start, end))
+        span = _new(Span, (start, end)) if self.identity else self.offsets.span(start, end)
+        return _new(Word, (text, value, span))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
         """Add every substitution inside ``node`` to ``opaque``, with its body parsed."""
@@ -110,7 +128,7 @@ class _Converter:
 
     def nested(self, nodes: list[Any]) -> Script:
         if self.depth >= MAX_DEPTH:
-            raise NestingTooDeepError
+            raise NestingTooDeep
         self.depth += 1
         try:
             return self.script(nodes)
@@ -141,19 +159,27 @@ class _Converter:
         return "syntax error", self.span(root)
 
     def script(self, nodes: list[Any]) -> Script:
-        items: list[Any] = []
+        items: list[Token] = []
         error: list[tuple[str, Span]] = []
+        if len(nodes) == 1 and nodes[0].type == "command" and _timed_compound(nodes[0]) is None:
+            # One simple command, the commonest command line: no stream to regroup.
+            stack: list[Any] = []
+            command = self.simple(nodes[0], stack)
+            if not stack:
+                return lone(command)
+            items.append(Unit(command))
+            nodes = stack[::-1]
         self.flatten(nodes, items, error)
-        return regroup(items, error)
+        return regroup(items, error[0] if error else None)  # the first syntax problem only
 
-    def flatten(self, nodes: list[Any], items: list[Any], error: list[tuple[str, Span]]) -> None:
+    def flatten(self, nodes: list[Any], items: list[Token], error: list[tuple[str, Span]]) -> None:
         # An explicit stack: `a && b && … ` nests one level per operator, far deeper than
         # Python's recursion limit allows for long chains.
         stack: list[Any] = list(reversed(nodes))
         while stack:
             node = stack.pop()
-            if isinstance(node, tuple):  # ("attach", redirects, opaque, end) marker
-                attach(items, node[1], node[2], node[3], node[4])
+            if isinstance(node, Attach):
+                attach(items, node)
                 continue
             kind = node.type
             if kind in ("command", "variable_assignment", "variable_assignments"):
@@ -166,15 +192,14 @@ class _Converter:
                 stack.extend(reversed(node.children))
             elif kind == "negated_command":
                 separate(items, self.offsets(node.start_byte))
-                items.append(("!", self.span(node.children[0])))
+                items.append(NegationToken(self.span(node.children[0])))
                 stack.extend(reversed(node.children[1:]))
             elif kind == "redirected_statement":
                 self.redirected(node, items, stack)
             elif kind in _OPERATORS and not node.is_named:
-                op = ";" if kind in (";;", ";&", ";;&") else kind
                 if kind == ";;" and self.depth == 0 and not error:
                     error.append(("syntax error near ';;'", self.span(node)))
-                items.append(("o", op, self.span(node)))
+                items.append(operator(_OPERATORS[kind], self.span(node)))
             elif kind in _CONTAINERS:
                 stack.extend(reversed(node.children))
             elif kind in _STATEMENTS:
@@ -187,13 +212,13 @@ class _Converter:
                 opaque: list[Opaque] = []
                 self.collect(node, opaque)
                 if opaque:
-                    self.emit(items, Command("simple", (), (), (), tuple(opaque), None, self.span(node)))
+                    self.emit(items, simple_command((), self.span(node), opaque=tuple(opaque)))
 
-    def emit(self, items: list[Any], command: Command) -> None:
+    def emit(self, items: list[Token], command: Command) -> None:
         separate(items, command.span.start)
         items.append(Unit(command))
 
-    def redirected(self, node: Any, items: list[Any], stack: list[Any]) -> None:
+    def redirected(self, node: Any, items: list[Token], stack: list[Any]) -> None:
         body = None
         redirects: list[Redirect] = []
         opaque: list[Opaque] = []
@@ -206,11 +231,11 @@ class _Converter:
                 body = child
         end = redirects[-1].span.end if redirects else self.span(node).end
         if body is None:  # a bare `> file`: a command of its own that truncates the file
-            self.emit(items, Command("simple", tuple(extra_words), (), tuple(redirects), tuple(opaque),
-                                     None, Span(self.offsets(node.start_byte), end)))
+            self.emit(items, simple_command(tuple(extra_words), Span(self.offsets(node.start_byte), end),
+                                            redirects=tuple(redirects), opaque=tuple(opaque)))
         else:
             stack.extend(reversed(continuation))
-            stack.append(("attach", tuple(redirects), tuple(opaque), end, tuple(extra_words)))
+            stack.append(_new(Attach, (tuple(redirects), tuple(opaque), end, tuple(extra_words))))
             stack.append(body)
 
     # -- commands ----------------------------------------------------------------------------
@@ -221,22 +246,17 @@ class _Converter:
         redirects: list[Redirect] = []
         opaque: list[Opaque] = []
         continuation: list[Any] = []
-        children = node.children if node.type != "variable_assignment" else [node]
-        for child in children:
+        for child in node.children if node.type != "variable_assignment" else (node,):
             kind = child.type
-            if kind == "variable_assignment":
+            if kind not in _NOT_ARGUMENTS:  # the command name and its arguments
+                words.append(self.word(child, opaque))
+            elif kind == "variable_assignment":
                 assignments.append(self.word(child, opaque))
-            elif kind == "command_name":
-                words.append(self.word(child, opaque))
-            elif kind in _REDIRECTS:
+            elif kind != "comment":
                 redirects.append(self.redirect(child, opaque, words, continuation))
-            elif kind == "comment":
-                continue
-            else:
-                words.append(self.word(child, opaque))
-        stack.extend(reversed(continuation))
-        return Command("simple", tuple(words), tuple(assignments), tuple(redirects), tuple(opaque), None,
-                       self.span(node))
+        if continuation:
+            stack.extend(reversed(continuation))
+        return simple_command(tuple(words), self.span(node), tuple(assignments), tuple(redirects), tuple(opaque))
 
     def redirect(self, node: Any, opaque: list[Opaque], extra_words: list[Word],
                  continuation: list[Any]) -> Redirect:
@@ -256,14 +276,16 @@ class _Converter:
                 end = child.end_byte
             elif kind == "heredoc_body":
                 body = self.span(child)
-                if "$" in self.text(child) or "`" in self.text(child):
-                    self.collect(child, opaque)
+                if child.child_count:  # only an unquoted delimiter's body has expansions in it
+                    content = self.text(child)
+                    if "$" in content or "`" in content:
+                        self.collect(child, opaque)
             elif kind == "heredoc_end":
                 continue
             elif kind in _REDIRECTS:
                 # `cat <<EOF > out`: tree-sitter nests the second redirect in the first.
                 extra = self.redirect(child, opaque, extra_words, continuation)
-                continuation.append(("attach", (extra,), (), extra.span.end, ()))
+                continuation.append(Attach((extra,), (), extra.span.end))
             elif node.type == "heredoc_redirect" and (kind in _OPERATORS or kind in _STATEMENTS):
                 # The rest of the here-document's line (`<<EOF && next`, `<<EOF | grep x`).
                 continuation.append(child)
@@ -272,7 +294,7 @@ class _Converter:
                 end = child.end_byte
             elif child.is_named:
                 extra_words.append(self.word(child, opaque))  # `echo a > f b`: `b` is an argument
-        return Redirect(op, fd, target, self.offsets.span(node.start_byte, end), body)
+        return _new(Redirect, (op, fd, target, self.offsets.span(node.start_byte, end), body))
 
     def compound(self, node: Any) -> Command:
         kind = node.type
@@ -280,26 +302,25 @@ class _Converter:
         if kind in ("test_command", "declaration_command", "unset_command"):
             opaque: list[Opaque] = []
             words = [self.word(leaf, opaque) for leaf in _leaves(node)]
-            return Command("simple", tuple(words), (), (), tuple(opaque), None, span)
+            return simple_command(tuple(words), span, opaque=tuple(opaque))
         children = node.children
         if kind == "compound_statement":
             if children and children[0].type == "((":
                 opaque = []
                 self.collect(node, opaque)
-                return Command("arithmetic", (), (), (), tuple(opaque), None, span)
-            return Command("group", (), (), (), (), self.nested(children[1:-1]), span)
+                return compound_command("arithmetic", None, span, opaque=tuple(opaque))
+            return compound_command("group", self.nested(children[1:-1]), span)
         if kind == "subshell":
-            return Command("subshell", (), (), (), (), self.nested(children[1:-1]), span)
-        if kind == "while_statement":
-            name = "until" if children and children[0].type == "until" else "while"
-            return Command(name, (), (), (), (), self.nested(children), span)
+            return compound_command("subshell", self.nested(children[1:-1]), span)
+        if kind == "while_statement" and children and children[0].type == "until":
+            return compound_command("until", self.nested(children), span)
         if kind == "for_statement" and children and children[0].type == "select":
-            return Command("select", (), (), (), (), self.nested(children), span)
+            return compound_command("select", self.nested(children), span)
         if kind == "function_definition":
             opaque = []
             names = [self.word(child, opaque) for child in children if child.type == "word"][:1]
-            return Command("function", tuple(names), (), (), (), self.nested(children), span)
-        return Command(_COMPOUND_KINDS.get(kind, kind), (), (), (), (), self.nested(children), span)
+            return compound_command("function", self.nested(children), span, words=tuple(names))
+        return compound_command(_COMPOUND_KINDS[kind], self.nested(children), span)
 
 
 def _timed_compound(node: Any) -> Any:

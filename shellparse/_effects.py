@@ -9,13 +9,16 @@ files (``eslint --fix``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ._model import Redirect, Word
+from ._vocabulary import Effect
 from ._wrappers import program_name
 
-READ_ONLY = "read-only"
-MUTATING = "mutating"
-UNKNOWN = "unknown"
-_ORDER = {READ_ONLY: 0, UNKNOWN: 1, MUTATING: 2}
+READ_ONLY: Effect = "read-only"
+MUTATING: Effect = "mutating"
+UNKNOWN: Effect = "unknown"
+_ORDER: dict[Effect, int] = {READ_ONLY: 0, UNKNOWN: 1, MUTATING: 2}
 
 READ_ONLY_PROGRAMS = frozenset({
     # POSIX and GNU tools that only read or print
@@ -104,7 +107,7 @@ PACKAGE_MANAGERS = {
 _NULL_TARGETS = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "NUL", "-"})
 
 
-def combine(first: str, second: str) -> str:
+def combine(first: Effect, second: Effect) -> Effect:
     """The stronger of two effects: mutating, then unknown, then read-only."""
     return first if _ORDER[first] >= _ORDER[second] else second
 
@@ -127,7 +130,7 @@ def redirect_writes(redirect: Redirect) -> bool:
     return value not in _NULL_TARGETS and value.lower() != "$null"
 
 
-def program_effect(argv: tuple[Word, ...], shell: str) -> str:
+def program_effect(argv: tuple[Word, ...], shell: str) -> Effect:
     """The effect of running ``argv`` (wrappers already removed), not counting redirects."""
     if not argv:
         return READ_ONLY
@@ -135,7 +138,25 @@ def program_effect(argv: tuple[Word, ...], shell: str) -> str:
     if head is None:
         return UNKNOWN
     name = program_name(head)
-    values = [word.value if word.value is not None else word.text for word in argv[1:]]
+    if name in _READ_ARGUMENTS:
+        values = [word.value if word.value is not None else word.text for word in argv[1:]]
+        effect = _by_arguments(name, values, argv, shell)
+        if effect is not None:
+            return effect
+    if name in _BUILTINS:
+        return READ_ONLY
+    lowered = name.lower()
+    if shell == "pwsh" and lowered in PWSH_READ_ONLY:
+        return READ_ONLY
+    if name in READ_ONLY_PROGRAMS:
+        return READ_ONLY
+    if name in MUTATING_PROGRAMS or lowered in MUTATING_PROGRAMS:
+        return MUTATING
+    return UNKNOWN
+
+
+def _by_arguments(name: str, values: list[str], argv: tuple[Word, ...], shell: str) -> Effect | None:
+    """The effect of a program whose arguments decide it; ``None`` to look it up in the tables."""
     if name == "git":
         return _git(values)
     if name in PACKAGE_MANAGERS:
@@ -163,22 +184,13 @@ def program_effect(argv: tuple[Word, ...], shell: str) -> str:
         return _xargs(argv, shell)
     if name in _FORMATTERS:
         return _FORMATTERS[name](values)
-    if name in _BUILTINS:
-        return READ_ONLY
-    lowered = name.lower()
-    if shell == "pwsh" and lowered in PWSH_READ_ONLY:
-        return READ_ONLY
-    if name in READ_ONLY_PROGRAMS:
-        return READ_ONLY
-    if name in MUTATING_PROGRAMS or lowered in MUTATING_PROGRAMS:
-        return MUTATING
-    return UNKNOWN
+    return None
 
 
 _BUILTINS = frozenset({"echo", "printf", "true", "false", ":", "cd", "pwd", "export", "set", "unset", "test", "[",
                        "exit", "return", "logout", "shift", "break", "continue", "trap", "wait", "type",
                        "exit-pssession", "throw"})
-_FORMATTERS = {
+_FORMATTERS: dict[str, Callable[[list[str]], Effect]] = {
     "ruff": lambda v: MUTATING if "format" in v or "--fix" in v else UNKNOWN,
     "prettier": lambda v: MUTATING if "--write" in v or "-w" in v else READ_ONLY,
     "cargo": lambda v: MUTATING if "fmt" in v or "fix" in v else UNKNOWN,
@@ -188,7 +200,12 @@ _FORMATTERS = {
 }
 
 
-def _git(values: list[str]) -> str:
+# Programs whose effect depends on their arguments (everything else is a table lookup).
+_READ_ARGUMENTS = frozenset({"git", "sed", "find", "fd", "fdfind", "sort", "curl", "wget", "tee", "awk", "gawk",
+                             "mawk", "xargs", *PACKAGE_MANAGERS, *_FORMATTERS})
+
+
+def _git(values: list[str]) -> Effect:
     index = 0
     while index < len(values) and values[index].startswith("-"):
         index += 2 if values[index] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") else 1
@@ -204,7 +221,7 @@ def _git(values: list[str]) -> str:
     return MUTATING
 
 
-def _xargs(argv: tuple[Word, ...], shell: str) -> str:
+def _xargs(argv: tuple[Word, ...], shell: str) -> Effect:
     index = 1
     with_value = ("-I", "-i", "-n", "-L", "-l", "-P", "-s", "-d", "-E", "-e", "-a", "--arg-file", "--delimiter",
                   "--max-args", "--max-procs", "--max-lines", "--replace", "--max-chars")

@@ -22,11 +22,13 @@ a check also rewrite files (``eslint --fix``).
 from __future__ import annotations
 
 import re
-from functools import cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
-KINDS = ("test", "typecheck", "lint", "build")
-_STRENGTH = {"test": 4, "typecheck": 3, "lint": 2, "build": 1}
+from ._vocabulary import CheckKind
+
+FamilyStyle = Literal["program", "subcommand", "goals", "scripts"]
+"""How a family's check is found in the argv (see the module docstring)."""
+_STRENGTH: dict[CheckKind, int] = {"test": 4, "typecheck": 3, "lint": 2, "build": 1}
 
 
 class Family(NamedTuple):
@@ -36,9 +38,9 @@ class Family(NamedTuple):
     """The family name reported to users (``pytest``, ``cargo``, ``npm-script`` …)."""
     programs: tuple[str, ...]
     """Program basenames, lower case, without ``.exe``/``.cmd``/``.bat``/``.ps1``."""
-    style: str
+    style: FamilyStyle
     """``program``, ``subcommand``, ``goals`` or ``scripts``."""
-    kinds: tuple[tuple[str, str], ...] = ()
+    kinds: tuple[tuple[str, CheckKind], ...] = ()
     """For ``program``: ``(("", kind),)``; otherwise word → kind (a trailing ``*`` matches a
     prefix, e.g. ``test-*``)."""
     value_options: tuple[str, ...] = ()
@@ -49,16 +51,28 @@ class Family(NamedTuple):
     """At least one of these flags must be present (``--check`` for formatters)."""
     fix: tuple[str, ...] = ()
     """Flags with which the check also rewrites files."""
-    default: str | None = None
+    default: CheckKind | None = None
     """For ``goals``: the kind when no goal word is given (``make`` alone builds)."""
     modules: tuple[str, ...] = ()
     """``python -m`` module names that run this family."""
 
+    @property
+    def program_kind(self) -> CheckKind:
+        """For a ``program`` family: the kind of check the program is (its one row in ``kinds``)."""
+        (_, kind), = self.kinds
+        return kind
 
-def _p(name: str, kind: str, *programs: str, modules: tuple[str, ...] = (), requires: tuple[str, ...] = (),
+
+def _p(name: str, kind: CheckKind, *programs: str, modules: tuple[str, ...] = (), requires: tuple[str, ...] = (),
        fix: tuple[str, ...] = (), value_options: tuple[str, ...] = ()) -> Family:
-    return Family(name, programs or (name,), "program", (("", kind),), value_options, (), requires, fix,
-                  None, modules)
+    """A ``program``-style family: the program itself is the check."""
+    return Family(name, programs or (name,), "program", (("", kind),), value_options=value_options,
+                  requires=requires, fix=fix, modules=modules)
+
+
+# Test runner scripts that projects ship (Django, sympy, redis, micropython, …)
+_RUNNER_SCRIPTS = ("runtests.py", "run_tests.py", "run-tests.py", "runtests.sh", "run_tests.sh", "run-tests.sh",
+                   "runtests", "run-tests", "runtest", "run_tests", "test.sh", "tests.sh")
 
 
 FAMILIES: tuple[Family, ...] = (
@@ -187,13 +201,11 @@ FAMILIES: tuple[Family, ...] = (
     # PowerShell
     _p("pester", "test", "invoke-pester"),
     _p("psscriptanalyzer", "lint", "invoke-scriptanalyzer"),
-    # Test runner scripts that projects ship (Django, sympy, redis, micropython, …)
-    _p("runtests", "test", "runtests.py", "run_tests.py", "run-tests.py", "runtests.sh", "run_tests.sh",
-       "run-tests.sh", "runtests", "run-tests", "runtest", "run_tests", "test.sh", "tests.sh"),
+    _p("runtests", "test", *_RUNNER_SCRIPTS),
 )
 
 # Package-manager script names and their kind.
-SCRIPT_KINDS: tuple[tuple[str, str], ...] = (
+SCRIPT_KINDS: tuple[tuple[str, CheckKind], ...] = (
     ("test", "test"), ("t", "test"), ("tst", "test"), ("tests", "test"), ("test:*", "test"), ("test-*", "test"),
     ("test_*", "test"), ("e2e", "test"), ("lint-*", "lint"), ("typecheck-*", "typecheck"),
     ("unit", "test"), ("coverage", "test"), ("jest", "test"), ("vitest", "test"),
@@ -204,8 +216,11 @@ SCRIPT_KINDS: tuple[tuple[str, str], ...] = (
     ("build", "build"), ("build:*", "build"), ("compile", "build"), ("ci", "test"), ("verify", "test"),
     ("validate", "test"),
 )
-# The more specific pattern wins: `check:types` is a typecheck, not a lint.
-_SCRIPT_ORDER = sorted(SCRIPT_KINDS, key=lambda pair: (pair[0].endswith("*"), -len(pair[0])))
+# The more specific pattern wins: `check:types` is a typecheck, not a lint; a whole name before
+# any prefix pattern, and a longer prefix before a shorter one.
+_SCRIPT_NAMES: dict[str, CheckKind] = {name: kind for name, kind in SCRIPT_KINDS if not name.endswith("*")}
+_SCRIPT_PREFIXES = tuple(sorted(((name, kind) for name, kind in SCRIPT_KINDS if name.endswith("*")),
+                                key=lambda pair: -len(pair[0])))
 
 PM_BUILTINS = frozenset({
     "install", "i", "ci", "add", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "audit",
@@ -251,7 +266,7 @@ def family_for_module(name: str) -> Family | None:
     return _MODULES.get(name)
 
 
-def kind_of(word: str, table: tuple[tuple[str, str], ...]) -> str | None:
+def kind_of(word: str, table: tuple[tuple[str, CheckKind], ...]) -> CheckKind | None:
     """The kind ``word`` maps to in a word → kind table (``test-*`` patterns included)."""
     for pattern, kind in table:
         if pattern.endswith("*"):
@@ -262,23 +277,42 @@ def kind_of(word: str, table: tuple[tuple[str, str], ...]) -> str | None:
     return None
 
 
-def script_kind(script: str) -> str | None:
+def script_kind(script: str) -> CheckKind | None:
     """The kind of a package-manager script called ``script``, if it is a check."""
     lowered = script.lower()
     if lowered.endswith((":fix", ":watch", ":update")) or lowered in ("test:watch", "build:watch"):
         return None
-    return kind_of(lowered, tuple(_SCRIPT_ORDER))
+    kind = _SCRIPT_NAMES.get(lowered)
+    return kind if kind is not None else kind_of(lowered, _SCRIPT_PREFIXES)
 
 
-def strongest(kinds: list[str]) -> str | None:
+def strongest(kinds: list[CheckKind]) -> CheckKind | None:
     """The most demanding of several kinds (a test run also builds)."""
-    return max(kinds, key=_STRENGTH.__getitem__) if kinds else None
+    if not kinds:
+        return None
+    return max(kinds, key=_STRENGTH.__getitem__)
 
 
-@cache
-def mention_pattern() -> re.Pattern[str]:
-    """Family words, for telling users that a check is only *mentioned* (compiled on first use)."""
-    names = {p for f in FAMILIES for p in f.programs if len(p) > 3 and "." not in p and " " not in p}
-    names |= {"npm test", "go test", "cargo test", "make test", "tsc"}
-    alternatives = "|".join(re.escape(name) for name in sorted(names, key=len, reverse=True))
-    return re.compile(r"(?<![\w./-])(" + alternatives + r")(?![\w-])")
+_MENTIONABLE = frozenset(p for f in FAMILIES for p in f.programs if len(p) > 3 and "." not in p and " " not in p)
+_MENTIONABLE_BEFORE_TEST = frozenset({"npm", "go", "cargo", "make"})  # `npm test`, `go test` …
+# A word of program-name characters not glued to a path or another word, and a ` test` after it.
+_CANDIDATE = re.compile(r"(?<![\w./-])[\w-]+(?: test(?![\w-]))?")
+
+
+def mentions(text: str) -> list[str]:
+    """Family names that ``text`` mentions as words (``run pytest first``), in order: each one
+    not glued to a path or another word, ``npm test``-like pairs as one mention."""
+    words = _CANDIDATE.findall(text)
+    if " test" not in text and _MENTIONABLE.isdisjoint(words) and "tsc" not in words:
+        return []  # the common case, decided in C
+    found: list[str] = []
+    for word in words:
+        if word[-5:] == " test":
+            head = word[:-5]
+            if head in _MENTIONABLE_BEFORE_TEST:
+                found.append(word)
+                continue
+            word = head
+        if word in _MENTIONABLE or word == "tsc":
+            found.append(word)
+    return found

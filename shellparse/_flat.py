@@ -8,13 +8,13 @@ the way the shell does: pipes bind tighter than ``&&``/``||``, which bind tighte
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, NamedTuple
 
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
+from ._vocabulary import Operator
 
-
-class NestingTooDeepError(Exception):
-    """Raised when constructs nest deeper than the analysis follows (fail-closed, never a crash)."""
+_new = tuple.__new__
+Pipe = Literal["|", "|&"]
 
 
 class Unit:
@@ -26,49 +26,78 @@ class Unit:
         self.command = command
 
 
+class OperatorToken(NamedTuple):
+    """An operator in the flat stream: a pipe, or what joins two statements."""
 
-def separate(items: list[Any], at: int) -> None:
+    op: Operator | Pipe
+    """``|`` or ``|&`` (a pipe), or one of :data:`~shellparse.OPERATORS`."""
+    span: Span
+    """Where the operator is."""
+
+
+class NegationToken(NamedTuple):
+    """A ``!`` in front of a pipeline."""
+
+    span: Span
+    """Where the pipeline it negates begins."""
+
+
+class Attach(NamedTuple):
+    """Redirects (and words) written after a list or pipeline, still to be attached to its last command."""
+
+    redirects: tuple[Redirect, ...]
+    opaque: tuple[Opaque, ...]
+    end: int
+    """Where the attached text ends: the command's span grows to here."""
+    words: tuple[Word, ...] = ()
+    """Arguments written among the redirects (``echo a > f b``: ``b``)."""
+
+
+Token = Unit | OperatorToken | NegationToken
+
+
+def operator(op: Operator | Pipe, span: Span) -> OperatorToken:
+    return _new(OperatorToken, (op, span))
+
+
+def separate(items: list[Token], at: int) -> None:
     """Insert the newline operator bash implies between two adjacent commands."""
     if items and isinstance(items[-1], Unit):
         end = items[-1].command.span.end
-        items.append(("o", "\n", Span(end, max(end, at))))
+        items.append(_new(OperatorToken, ("\n", Span(end, max(end, at)))))
 
 
-def attach(items: list[Any], redirects: tuple[Redirect, ...], opaque: tuple[Opaque, ...], end: int,
-            extra_words: tuple[Word, ...] = ()) -> None:
+def attach(items: list[Token], pending: Attach) -> None:
     """Attach redirects written after a list or pipeline to its last command, as bash does."""
     for index in range(len(items) - 1, -1, -1):
         item = items[index]
         if isinstance(item, Unit):
-            command = item.command
-            item.command = command._replace(
-                words=command.words + extra_words,
-                redirects=command.redirects + redirects,
-                opaque=command.opaque + opaque,
-                span=Span(command.span.start, max(command.span.end, end)),
-            )
+            kind, words, assignments, redirects, opaque, body, span, literal = item.command
+            span = _new(Span, (span.start, max(span.end, pending.end)))
+            item.command = _new(Command, (kind, words + pending.words, assignments, redirects + pending.redirects,
+                                          opaque + pending.opaque, body, span, literal))
             return
 
 
-def regroup(items: list[Any], error: list[tuple[str, Span]]) -> Script:
+def regroup(items: list[Token], error: tuple[str, Span] | None = None) -> Script:
+    """Statements and pipelines from the flat stream, by the shell's precedence."""
     statements: list[Statement] = []
     commands: list[Command] = []
     pipes: list[Span] = []
     negation: Span | None = None
-    problem = error[0] if error else None
     start = None
     for item in items:
         if isinstance(item, Unit):
             if start is None:
                 start = item.command.span.start
             commands.append(item.command)
-        elif item[0] == "!":
-            negation = negation or item[1]
+        elif isinstance(item, NegationToken):
+            negation = negation or item.span
             if start is None:
-                start = item[1].start
+                start = item.span.start
         else:
-            _, op, span = item
-            if op in ("|", "|&"):
+            op, span = item
+            if op == "|" or op == "|&":
                 pipes.append(span)
                 continue
             if not commands:
@@ -76,13 +105,24 @@ def regroup(items: list[Any], error: list[tuple[str, Span]]) -> Script:
                 # Real syntax errors are tree-sitter's to report.
                 continue
             assert start is not None
-            pipeline = Pipeline(tuple(commands), tuple(pipes), negation, Span(start, commands[-1].span.end))
-            statements.append(Statement(pipeline, op, span))
+            statements.append(_statement(commands, pipes, negation, start, op, span))
             commands, pipes, negation, start = [], [], None, None
     if commands:
         assert start is not None
-        pipeline = Pipeline(tuple(commands), tuple(pipes), negation, Span(start, commands[-1].span.end))
-        statements.append(Statement(pipeline, None, None))
-    if problem is not None:
-        return Script(tuple(statements), problem[0], problem[1])
-    return Script(tuple(statements), None, None)
+        statements.append(_statement(commands, pipes, negation, start, None, None))
+    if error is not None:
+        message, span = error
+        return Script(tuple(statements), message, span)
+    return _new(Script, (tuple(statements), None, None))
+
+
+def lone(command: Command) -> Script:
+    """The script of one command: what :func:`regroup` makes of a stream holding only it."""
+    pipeline = _new(Pipeline, ((command,), (), None, command.span))
+    return _new(Script, ((_new(Statement, (pipeline, None, None)),), None, None))
+
+
+def _statement(commands: list[Command], pipes: list[Span], negation: Span | None, start: int,
+               op: Operator | None, op_span: Span | None) -> Statement:
+    pipeline = _new(Pipeline, (tuple(commands), tuple(pipes), negation, _new(Span, (start, commands[-1].span.end))))
+    return _new(Statement, (pipeline, op, op_span))

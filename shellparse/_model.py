@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ._vocabulary import CommandKind, OpaqueKind, Operator
+
 
 class Span(NamedTuple):
     """A half-open range ``[start, end)`` of character offsets into the analysed text."""
@@ -55,7 +57,7 @@ class Redirect(NamedTuple):
 class Opaque(NamedTuple):
     """Code inside a command that runs in its own context: substitutions and script blocks."""
 
-    kind: str
+    kind: OpaqueKind
     """``substitution``, ``process-substitution``, ``subexpression`` or ``script-block``."""
     span: Span
     """Where the construct is, delimiters included."""
@@ -74,7 +76,7 @@ class Command(NamedTuple):
     compound statements).
     """
 
-    kind: str
+    kind: CommandKind
     """What the command is (see the class docstring)."""
     words: tuple[Word, ...]
     """For ``simple`` commands the argv, command name first; for ``function`` the name."""
@@ -111,7 +113,7 @@ class Statement(NamedTuple):
 
     pipeline: Pipeline
     """The pipeline."""
-    op: str | None
+    op: Operator | None
     """``;``, ``\\n``, ``&``, ``&&``, ``||`` or ``None`` for the last statement."""
     op_span: Span | None
     """Where the operator is (a newline's own position for ``\\n``)."""
@@ -126,3 +128,19 @@ class Script(NamedTuple):
     """A description of the first syntax problem, or ``None`` when the parse was clean."""
     error_span: Span | None
     """Where that problem is."""
+
+
+_new = tuple.__new__  # builds a named tuple without its generated ``__new__``: the converters' hot path
+
+
+def simple_command(words: tuple[Word, ...], span: Span, assignments: tuple[Word, ...] = (),
+                   redirects: tuple[Redirect, ...] = (), opaque: tuple[Opaque, ...] = ()) -> Command:
+    """A ``simple`` command: a program or builtin with its arguments."""
+    return _new(Command, ("simple", words, assignments, redirects, opaque, None, span, False))
+
+
+def compound_command(kind: CommandKind, body: Script | None, span: Span, *, words: tuple[Word, ...] = (),
+                     assignments: tuple[Word, ...] = (), redirects: tuple[Redirect, ...] = (),
+                     opaque: tuple[Opaque, ...] = (), literal: bool = False) -> Command:
+    """Any other command: one with a body of its own, or a PowerShell expression or assignment."""
+    return _new(Command, (kind, words, assignments, redirects, opaque, body, span, literal))

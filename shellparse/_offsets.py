@@ -7,45 +7,40 @@ of the *outermost* text, so a caret can be drawn under it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from itertools import accumulate
 
 from ._model import Span
+
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_STARTS_CHARACTER = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
 
 
 class OffsetMap:
     """Maps byte offsets of a UTF-8 buffer to character offsets in the outermost text."""
 
-    __slots__ = ("_shift", "_table", "identity")
+    __slots__ = ("_end", "_last", "_table", "identity", "shift")
 
-    def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None, shift: int = 0):
+    def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None):
         # `outer[i]` is the outer offset of character i of `text` (with one extra entry for the
-        # end); without it, character i of `text` is outer offset `shift + i`.
-        self._shift = shift
-        self.identity = outer is None and shift == 0 and len(data) == len(text)
+        # end); without it, character i of `text` is outer offset i.
+        self.identity = outer is None and len(data) == len(text)
         """Byte offsets are character offsets (ASCII text at top level): callers may skip the map."""
-        if outer is None and len(data) == len(text):
-            self._table: list[int] | None = None  # pure ASCII: byte offset == char offset
-            return
-        table: list[int] = []
-        append = table.append
-        if outer is None:
-            for index, char in enumerate(text):
-                width = len(char.encode("utf-8", "surrogatepass"))
-                for _ in range(width):
-                    append(index + shift)
-            append(len(text) + shift)
-        else:
-            for index, char in enumerate(text):
-                width = len(char.encode("utf-8", "surrogatepass"))
-                for _ in range(width):
-                    append(outer[index])
-            append(outer[len(text)])
-        self._table = table
+        self.shift: int | None = 0 if self.identity else _shift(text, data, outer)
+        """Byte offsets before the end, plus this, are outer character offsets (``None`` when no one
+        number does): ASCII text at top level, or an ASCII string copied unchanged from the outer
+        text (``bash -c 'cd api && npm test'``, whose end is after the closing quote)."""
+        self._end = len(data)
+        self._last = outer[-1] if outer else len(data)
+        self._table: Sequence[int] | None = None if self.shift is not None else _byte_table(text, data, outer)
 
     def __call__(self, offset: int) -> int:
+        shift = self.shift
+        if shift is not None:
+            return offset + shift if offset < self._end or self.identity else self._last
         table = self._table
-        if table is None:
-            return offset + self._shift
+        assert table is not None
         if offset >= len(table):
             return table[-1]
         return table[offset]
@@ -56,13 +51,62 @@ class OffsetMap:
         The end is taken as one past the last character's own position, not as the position of
         the next character: inside a string with escapes (``"a\\"b"``) the two differ.
         """
-        if self._table is None:
-            shift = self._shift
-            return Span(start + shift, max(start, end) + shift)
-        first = self(start)
+        shift = self.shift
+        if shift is not None:
+            if self.identity:
+                return Span(start, max(start, end))
+            if start <= end <= self._end and start < self._end:
+                return Span(start + shift, end + shift)
+        table = self._table
+        if table is None:
+            first = self(start)
+            return Span(first, first if end <= start else self(end - 1) + 1)
+        last = len(table) - 1
+        first = table[start] if start <= last else table[last]
         if end <= start:
             return Span(first, first)
-        return Span(first, self(end - 1) + 1)
+        return Span(first, (table[end - 1] if end - 1 <= last else table[last]) + 1)
+
+
+def _shift(text: str, data: bytes, outer: Sequence[int] | None) -> int | None:
+    """The one number that maps every byte of ``data`` to its outer offset, if there is one."""
+    if outer is None or len(data) != len(text) or len(outer) < 2:
+        return None
+    base = outer[0]
+    if outer[-2] - base != len(text) - 1 or list(outer[:-1]) != list(range(base, base + len(text))):
+        return None
+    return base
+
+
+IDENTITY = OffsetMap("", b"")
+"""The map of every ASCII text parsed at top level: byte offsets are character offsets."""
+
+
+def _byte_table(text: str, data: bytes, outer: Sequence[int] | None) -> Sequence[int]:
+    """Entry ``b`` is the outer offset of the character that holds byte ``b``; one more entry for the end."""
+    source: Sequence[int] = outer if outer is not None else range(len(text) + 1)
+    if len(data) == len(text):
+        return source  # ASCII: one byte per character
+    if (len(data) - len(text)) * 8 > len(text):
+        # Mostly outside ASCII: the character of byte b is the number of bytes up to b that
+        # start a character, less one (continuation bytes are 0b10xxxxxx), counted in C.
+        starts = accumulate(data.translate(_STARTS_CHARACTER), initial=-1)
+        next(starts)
+        chars = [*starts, len(text)]
+        return chars if outer is None else [outer[char] for char in chars]
+    table: list[int] = []
+    done = 0
+    # Runs of ASCII map one byte to one character and are copied whole; only the characters
+    # outside ASCII are looked at one by one.
+    for match in _NON_ASCII_RUN.finditer(text):
+        start, end = match.span()
+        table.extend(source[done:start])
+        for index in range(start, end):
+            code = ord(text[index])
+            table.extend((source[index],) * (2 if code < 0x800 else 3 if code < 0x10000 else 4))
+        done = end
+    table.extend(source[done:])
+    return table
 
 
 def decode(data: bytes, start: int, end: int) -> str:

@@ -15,11 +15,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ._flat import NestingTooDeepError, Unit, regroup, separate
+from ._flat import Token, Unit, operator, regroup, separate
 from ._grammars import pwsh_parser
-from ._model import Command, Opaque, Redirect, Script, Span, Word
-from ._offsets import OffsetMap, decode
+from ._model import Command, Opaque, Redirect, Script, Span, Word, compound_command, simple_command
+from ._offsets import IDENTITY, OffsetMap, decode
 from ._quoting import pwsh_literal_string, pwsh_value
+from ._vocabulary import CommandKind, OpaqueKind
+from .errors import NestingTooDeep
 
 MAX_DEPTH = 64
 
@@ -31,30 +33,34 @@ _CONTAINERS = frozenset({
     "switch_clause", "while_condition", "for_initializer", "for_condition", "for_iterator",
     "named_block_list", "named_block", "script_block", "script_block_body", "switch_condition",
 })
-_COMPOUND_KINDS = {
+_COMPOUND_KINDS: dict[str, CommandKind] = {
     "if_statement": "if", "foreach_statement": "for", "for_statement": "for",
     "while_statement": "while", "do_statement": "while", "switch_statement": "case",
     "try_statement": "try", "function_statement": "function", "trap_statement": "block",
     "data_statement": "block", "class_statement": "block", "enum_statement": "block",
     "parallel_statement": "block", "sequence_statement": "block", "inlinescript_statement": "block",
 }
-_OPAQUE_KINDS = {
+_OPAQUE_KINDS: dict[str, OpaqueKind] = {
     "script_block_expression": "script-block", "sub_expression": "subexpression",
     "array_expression": "subexpression", "parenthesized_expression": "subexpression",
 }
+_new = tuple.__new__
 _SKIP = frozenset({"comment", "command_argument_sep", "using_statement", "requires_statement"})
 
 
-def parse_pwsh(text: str, offsets: OffsetMap | None = None, depth: int = 0) -> Script:
-    """Parse ``text`` as PowerShell into the neutral model (spans mapped through ``offsets``)."""
-    data = text.encode("utf-8", "surrogatepass")
+def parse_pwsh(text: str, offsets: OffsetMap | None = None, depth: int = 0, data: bytes | None = None) -> Script:
+    """Parse ``text`` (UTF-8 ``data``, when the caller has it) as PowerShell into the neutral
+    model, spans mapped through ``offsets``."""
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    ascii_text = len(data) == len(text)
     if offsets is None:
-        offsets = OffsetMap(text, data)
+        offsets = IDENTITY if ascii_text else OffsetMap(text, data)
     tree = pwsh_parser().parse(_DOUBLE_DASH.sub(b"__", data) if b"--" in data else data)
-    converter = _Converter(data, offsets, depth)
+    converter = _Converter(text, data, offsets, depth)
     try:
         script = converter.script(tree.root_node.children)
-    except (NestingTooDeepError, RecursionError):
+    except RecursionError:  # NestingTooDeep included
         return Script((), f"constructs nest deeper than {MAX_DEPTH} levels", Span(offsets(0), offsets(len(data))))
     if tree.root_node.has_error:
         message, span = converter.first_error(tree.root_node)
@@ -63,24 +69,32 @@ def parse_pwsh(text: str, offsets: OffsetMap | None = None, depth: int = 0) -> S
 
 
 class _Converter:
-    __slots__ = ("data", "depth", "offsets")
+    __slots__ = ("ascii", "data", "depth", "identity", "offsets", "source")
 
-    def __init__(self, data: bytes, offsets: OffsetMap, depth: int):
+    def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int):
+        self.source = text
         self.data = data
         self.offsets = offsets
         self.depth = depth
+        self.ascii = len(data) == len(text)
+        """No character outside ASCII: byte offsets are offsets into ``source``."""
+        self.identity = offsets.identity
 
     def span(self, node: Any) -> Span:
+        if self.identity:
+            return _new(Span, (node.start_byte, node.end_byte))
         return self.offsets.span(node.start_byte, node.end_byte)
 
     def text(self, node: Any) -> str:
+        if self.ascii:
+            return self.source[node.start_byte : node.end_byte]
         return decode(self.data, node.start_byte, node.end_byte)
 
     def word(self, node: Any, opaque: list[Opaque]) -> Word:
         text = self.text(node)
         if node.child_count and ("$" in text or "{" in text or "(" in text):
             self.collect(node, opaque)
-        return Word(text, pwsh_value(text), self.span(node))
+        return _new(Word, (text, pwsh_value(text), self.span(node)))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
         stack = [node]
@@ -94,7 +108,7 @@ class _Converter:
 
     def nested(self, nodes: list[Any]) -> Script:
         if self.depth >= MAX_DEPTH:
-            raise NestingTooDeepError
+            raise NestingTooDeep
         self.depth += 1
         try:
             return self.script(nodes)
@@ -116,7 +130,7 @@ class _Converter:
         return "syntax error", self.span(root)
 
     def script(self, nodes: list[Any]) -> Script:
-        items: list[Any] = []
+        items: list[Token] = []
         stack: list[Any] = list(reversed(nodes))
         while stack:
             node = stack.pop()
@@ -126,20 +140,20 @@ class _Converter:
             elif kind == "pipeline_chain_tail":
                 for child in node.children:
                     if child.type in ("&&", "||"):
-                        items.append(("o", child.type, self.span(child)))
+                        items.append(operator(child.type, self.span(child)))
                     else:
                         stack.append(child)
             elif kind in ("|", ";", "&", "&&", "||") and not node.is_named:
-                items.append(("o", kind, self.span(node)))
+                items.append(operator(kind, self.span(node)))
             elif kind == "empty_statement":
-                items.append(("o", ";", self.span(node)))
+                items.append(operator(";", self.span(node)))
             elif kind in _SKIP or not node.is_named:
                 continue
             else:
                 command = self.unit(node)
                 separate(items, command.span.start)
                 items.append(Unit(command))
-        return regroup(items, [])
+        return regroup(items)
 
     def unit(self, node: Any) -> Command:
         kind = node.type
@@ -151,25 +165,25 @@ class _Converter:
             words = [Word(self.text(node.children[0]), self.text(node.children[0]).lower(),
                           self.span(node.children[0]))]
             words += [self.word(child, opaque) for child in node.children[1:] if child.is_named]
-            return Command("simple", tuple(words), (), (), tuple(opaque), None, span)
+            return simple_command(tuple(words), span, opaque=tuple(opaque))
         if kind == "assignment_expression":
             target = node.children[0] if node.children else node
             value = [child for child in node.children if child.type == "assignment_value"]
             body = self.nested(value[0].children) if value else None
-            return Command("assignment", (), (Word(self.text(target), None, self.span(target)),), (), (),
-                           body, span)
+            return compound_command("assignment", body, span,
+                                    assignments=(Word(self.text(target), None, self.span(target)),))
         compound = _COMPOUND_KINDS.get(kind)
         if compound is not None:
             names: tuple[Word, ...] = ()
             if kind == "function_statement":
                 found = [child for child in node.children if child.type == "function_name"]
                 names = tuple(Word(self.text(n), self.text(n), self.span(n)) for n in found[:1])
-            return Command(compound, names, (), (), (), self.nested(node.children), span)
+            return compound_command(compound, self.nested(node.children), span, words=names)
         opaque = []
         self.collect(node, opaque)
         text = self.text(node)
-        return Command("expression", (), (), (), tuple(opaque), None, span,
-                       literal=not opaque and pwsh_literal_string(text.strip()))
+        return compound_command("expression", None, span, opaque=tuple(opaque),
+                                literal=not opaque and pwsh_literal_string(text.strip()))
 
     def command(self, node: Any) -> Command:
         words: list[Word] = []
@@ -205,8 +219,8 @@ class _Converter:
                     else:
                         words.append(self.word(element, opaque))
         if body is not None:
-            return Command("block", (), (), tuple(redirects), tuple(opaque), body, self.span(node))
-        return Command("simple", tuple(words), (), tuple(redirects), tuple(opaque), None, self.span(node))
+            return compound_command("block", body, self.span(node), redirects=tuple(redirects), opaque=tuple(opaque))
+        return simple_command(tuple(words), self.span(node), redirects=tuple(redirects), opaque=tuple(opaque))
 
     def redirection(self, node: Any, opaque: list[Opaque]) -> Redirect:
         op = ""

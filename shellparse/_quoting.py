@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 
-_BASH_SPECIAL = re.compile(r"[\\'\"$`{]")
+BASH_SPECIAL = re.compile(r"[\\'\"$`{]")
+"""A character that may make a bash word's value differ from its text."""
+_BASH_PLAIN = re.compile(r"[^\\'\"$`{]+")
+_BASH_QUOTED_PLAIN = re.compile(r'[^"\\`$]+')
 _PWSH_SPECIAL = re.compile(r"[`'\"$\u2018\u2019\u201c\u201d]")
 _PWSH_VARIABLE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_?^$][\w:]*)")
 
@@ -23,10 +26,13 @@ _ANSI_C = {
 
 def bash_value(text: str) -> str | None:
     """The value of a bash word after quote removal, or ``None`` if it needs expansion."""
-    if _BASH_SPECIAL.search(text) is None:
+    if BASH_SPECIAL.search(text) is None:
         return text
     result = bash_unquote(text, 0)
-    return None if result is None else result[0]
+    if result is None:
+        return None
+    value, _ = result
+    return value
 
 
 def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
@@ -39,6 +45,10 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
     pos: list[int] = []
     i, n = 0, len(text)
     while i < n:
+        plain = _BASH_PLAIN.match(text, i)
+        if plain is not None:  # a run of ordinary characters is copied whole
+            i = _copied(plain, base, out, pos)
+            continue
         c = text[i]
         if c == "\\":
             if i + 1 < n:
@@ -52,32 +62,13 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
             end = text.find("'", i + 1)
             if end < 0:
                 return None
-            for k in range(i + 1, end):
-                out.append(text[k])
-                pos.append(base + k)
+            out.append(text[i + 1 : end])
+            pos.extend(range(base + i + 1, base + end))
             i = end + 1
         elif c == "$" and i + 1 < n and text[i + 1] == "'":
             i = _ansi_c(text, i + 2, base, out, pos)
-            if i < 0:
-                return None
         elif c == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                ch = text[i]
-                if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
-                    if text[i + 1] != "\n":
-                        out.append(text[i + 1])
-                        pos.append(base + i + 1)
-                    i += 2
-                    continue
-                if ch == "`" or (ch == "$" and i + 1 < n and _expands(text[i + 1])):
-                    return None
-                out.append(ch)
-                pos.append(base + i)
-                i += 1
-            if i >= n:
-                return None
-            i += 1
+            i = _double_quoted(text, i + 1, base, out, pos)
         elif (c == "`" or (c == "$" and i + 1 < n and _expands(text[i + 1]))
               or (c == "{" and _is_brace_expansion(text, i))):
             return None
@@ -85,8 +76,44 @@ def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
             out.append(c)
             pos.append(base + i)
             i += 1
+        if i < 0:
+            return None
     pos.append(base + n)
     return "".join(out), pos
+
+
+def _copied(run: re.Match[str], base: int, out: list[str], pos: list[int]) -> int:
+    """Copy a run of characters that mean themselves; the index after it."""
+    start, end = run.span()
+    out.append(run.group())
+    pos.extend(range(base + start, base + end))
+    return end
+
+
+def _double_quoted(text: str, i: int, base: int, out: list[str], pos: list[int]) -> int:
+    """Decode a ``"…"`` string starting after the opening quote; the index after it, or -1 when
+    it is unterminated or expands."""
+    n = len(text)
+    while i < n:
+        plain = _BASH_QUOTED_PLAIN.match(text, i)
+        if plain is not None:
+            i = _copied(plain, base, out, pos)
+            continue
+        ch = text[i]
+        if ch == '"':
+            return i + 1
+        if ch == "\\" and i + 1 < n and text[i + 1] in '$`"\\\n':
+            if text[i + 1] != "\n":
+                out.append(text[i + 1])
+                pos.append(base + i + 1)
+            i += 2
+            continue
+        if ch == "`" or (ch == "$" and i + 1 < n and _expands(text[i + 1])):
+            return -1
+        out.append(ch)
+        pos.append(base + i)
+        i += 1
+    return -1
 
 
 def _expands(following: str) -> bool:
@@ -153,7 +180,10 @@ def pwsh_value(text: str) -> str | None:
     if _PWSH_SPECIAL.search(text) is None:
         return text
     result = pwsh_unquote(text, 0)
-    return None if result is None else result[0]
+    if result is None:
+        return None
+    value, _ = result
+    return value
 
 
 def pwsh_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
@@ -168,55 +198,56 @@ def pwsh_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
                 out.append(_pwsh_escape(text[i + 1]))
                 pos.append(base + i + 1)
             i += 2
-        elif c in "'\u2018\u2019":
-            i += 1
-            while i < n:
-                ch = text[i]
-                if ch in "'\u2018\u2019":
-                    if i + 1 < n and text[i + 1] in "'\u2018\u2019":  # '' is a literal quote
-                        out.append("'")
-                        pos.append(base + i)
-                        i += 2
-                        continue
-                    break
-                out.append(ch)
-                pos.append(base + i)
-                i += 1
-            if i >= n:
-                return None
-            i += 1
-        elif c in '"\u201c\u201d':
-            i += 1
-            while i < n:
-                ch = text[i]
-                if ch in '"\u201c\u201d':
-                    if i + 1 < n and text[i + 1] in '"\u201c\u201d':
-                        out.append('"')
-                        pos.append(base + i)
-                        i += 2
-                        continue
-                    break
-                if ch == "`" and i + 1 < n:
-                    out.append(_pwsh_escape(text[i + 1]))
-                    pos.append(base + i + 1)
-                    i += 2
-                    continue
-                if ch == "$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] in "_{(?^$:"):
-                    return None
-                out.append(ch)
-                pos.append(base + i)
-                i += 1
-            if i >= n:
-                return None
-            i += 1
-        elif c == "$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] in "_{(?^$:"):
+        elif c in _PWSH_SINGLE:
+            i = _pwsh_quoted(text, i + 1, base, out, pos, double=False)
+        elif c in _PWSH_DOUBLE:
+            i = _pwsh_quoted(text, i + 1, base, out, pos, double=True)
+        elif c == "$" and i + 1 < n and _pwsh_expands(text[i + 1]):
             return None
         else:
             out.append(c)
             pos.append(base + i)
             i += 1
+        if i < 0:
+            return None
     pos.append(base + n)
     return "".join(out), pos
+
+
+_PWSH_SINGLE = "'\u2018\u2019"
+_PWSH_DOUBLE = '"\u201c\u201d'
+
+
+def _pwsh_expands(following: str) -> bool:
+    return following.isalnum() or following in "_{(?^$:"
+
+
+def _pwsh_quoted(text: str, i: int, base: int, out: list[str], pos: list[int], *, double: bool) -> int:
+    """Decode a quoted string after its opening quote: a doubled quote is a literal one, and in a
+    double-quoted string a backtick escapes and ``$name`` expands. The index after it, or -1 when
+    it is unterminated or expands."""
+    quotes, literal = (_PWSH_DOUBLE, '"') if double else (_PWSH_SINGLE, "'")
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in quotes:
+            if i + 1 < n and text[i + 1] in quotes:
+                out.append(literal)
+                pos.append(base + i)
+                i += 2
+                continue
+            return i + 1
+        if double and ch == "`" and i + 1 < n:
+            out.append(_pwsh_escape(text[i + 1]))
+            pos.append(base + i + 1)
+            i += 2
+            continue
+        if double and ch == "$" and i + 1 < n and _pwsh_expands(text[i + 1]):
+            return -1
+        out.append(ch)
+        pos.append(base + i)
+        i += 1
+    return -1
 
 
 def _pwsh_escape(char: str) -> str:

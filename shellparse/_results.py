@@ -5,19 +5,21 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ._model import Span
+from ._vocabulary import CheckKind, Effect, ExitSource, Level, Policy, ReasonCode, Shell
 
 
 class Reason(NamedTuple):
     """Why the analysis reached its verdict, pointing at the text responsible."""
 
-    code: str
-    """A stable identifier, e.g. ``post-check-command``, ``or-chain``, ``reporting-pipe``."""
+    code: ReasonCode
+    """A stable identifier, e.g. ``post-check-command``, ``or-chain``, ``reporting-pipe`` (one of
+    :data:`REASON_CODES`; :data:`REASONS` says what each means)."""
     message: str
     """One line for people."""
     span: Span | None
     """The characters of the command that the reason is about."""
-    level: str
-    """One of :data:`LEVELS`."""
+    level: Level
+    """One of :data:`LEVELS`: always the one :data:`REASONS` gives the code."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -32,7 +34,7 @@ class Reason(NamedTuple):
 class Validation(NamedTuple):
     """Which check a command runs: its identity."""
 
-    kind: str
+    kind: CheckKind
     """``test``, ``typecheck``, ``lint`` or ``build``."""
     family: str
     """The family from the table (``pytest``, ``npm-script``, ``cargo`` …)."""
@@ -63,7 +65,7 @@ class Check(NamedTuple):
 
     validation: Validation
     """Which check."""
-    exit_source: str
+    exit_source: ExitSource
     """One of :data:`EXIT_SOURCES`."""
     witness_eligible: bool
     """Whether an exit status of 0 from this command line proves this check passed."""
@@ -85,21 +87,21 @@ class Analysis(NamedTuple):
 
     command: str
     """The command line analysed."""
-    shell: str
+    shell: Shell
     """``bash`` or ``pwsh``."""
-    policy: str
+    policy: Policy
     """``seed`` or ``strict``."""
     validation: Validation | None
     """The check whose status the command line reports, or the last one found; ``None`` when
     the command runs no check."""
-    exit_source: str | None
+    exit_source: ExitSource | None
     """Attribution of that check's exit status (see :data:`EXIT_SOURCES`); ``None`` without a
     validation."""
     witness_eligible: bool
     """Whether an exit status of 0 proves ``validation`` passed, under ``policy``."""
     reasons: tuple[Reason, ...]
     """Why: every reason bearing on the verdict, with the span of the text responsible."""
-    effect: str
+    effect: Effect
     """``read-only``, ``mutating`` or ``unknown`` (treat as mutating)."""
     parse_error: str | None
     """The first syntax problem, if the command did not parse cleanly (the verdict is then

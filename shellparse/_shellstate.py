@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from ._model import Command, Script, Span, Statement, Word
+from ._reasons import reason
 from ._results import Reason
 from ._wrappers import is_wrapper, program_name, unwrap
 
@@ -22,6 +25,7 @@ _EXITS = frozenset({"exit", "return", "logout", "throw"})
 _PIPESTATUS = re.compile(r'^"?\$\{PIPESTATUS\[(\d+)\]\}"?$')
 _RISKY_HEADS = frozenset({"exit", "return", "logout", "throw", "exec", "trap", "source", "."})
 _EXITING_ACTION = re.compile(r"\b(exit|kill|exec)\b")
+_DRIVE = re.compile(r"[A-Za-z]:")
 POSIX_SH = frozenset({"sh", "dash", "ash", "busybox"})
 """Shells that may not know ``set -o pipefail`` (dash exits on it)."""
 
@@ -30,52 +34,68 @@ def excerpt(text: str, span: Span | None, limit: int = 60) -> str:
     """The text of ``span``, on one line, shortened for a message."""
     if span is None:
         return ""
-    piece = " ".join(text[span.start : span.end].split())
+    start, end = span
+    if end - start > 4 * limit:
+        # A long span (a here-document, the rest of a list): its first words decide the excerpt.
+        head = " ".join(text[start : start + 4 * limit].split())
+        if len(head) > limit:
+            return head[: limit - 1] + "…"
+    piece = " ".join(text[start:end].split())
     return piece if len(piece) <= limit else piece[: limit - 1] + "…"
 
 
 class ShellState:
-    """The shell as earlier statements left it."""
+    """The shell as earlier statements left it.
 
-    __slots__ = ("dir_stack", "dirs", "list_start", "maybe_pipefail", "pipefail", "posix_sh", "risk",
-                 "risky_functions", "shadowed")
+    Every field starts at its class default and is replaced, never changed in place (the
+    collections are immutable): a fresh state costs nothing, and a copy shares what it has not
+    changed.
+    """
+
+    pipefail: bool = False
+    """``pipefail`` is surely on (a pipeline fails when any command in it fails)."""
+    maybe_pipefail: bool = False
+    """``pipefail`` may be on (it was switched on somewhere that may not have run)."""
+    dirs: tuple[str, ...] = ()
+    """The ``cd`` targets so far, in order."""
+    dir_stack: tuple[tuple[str, ...], ...] = ()
+    """What ``pushd`` saved, for ``popd``."""
+    shadowed: frozenset[str] = frozenset()
+    """Names redefined as functions or aliases, or re-hashed: they may not run the program."""
+    risky_functions: Mapping[str, Reason] = MappingProxyType({})
+    """Functions whose body can end the script, with the reason why."""
+    risk: Reason | None = None
+    """The first earlier statement that can end the script before the check decides its status."""
+    posix_sh: bool = False
+    """The shell is a POSIX ``sh`` that may not know ``set -o pipefail``."""
+    list_start: tuple[tuple[str, ...], bool, bool] | None = None
+    """Directory and pipefail before the first conditional change in the current `&&`/`||` list."""
 
     def __init__(self, pipefail: bool = False, dirs: tuple[str, ...] = (), posix_sh: bool = False):
-        self.pipefail = pipefail
-        """``pipefail`` is surely on (a pipeline fails when any command in it fails)."""
-        self.maybe_pipefail = pipefail
-        """``pipefail`` may be on (it was switched on somewhere that may not have run)."""
-        self.dirs = dirs
-        self.dir_stack: list[tuple[str, ...]] = []
-        self.shadowed: set[str] = set()
-        """Names redefined as functions or aliases, or re-hashed: they may not run the program."""
-        self.risky_functions: dict[str, Reason] = {}
-        self.risk: Reason | None = None
-        """The first earlier statement that can end the script before the check decides its status."""
-        self.posix_sh = posix_sh
-        self.list_start: tuple[tuple[str, ...], bool, bool] | None = None
-        """Directory and pipefail before the first conditional change in the current `&&`/`||` list."""
+        if pipefail:
+            self.pipefail = self.maybe_pipefail = True
+        if dirs:
+            self.dirs = dirs
+        if posix_sh:
+            self.posix_sh = True
 
     def copy(self) -> ShellState:
         """The state a subshell or a substitution starts from."""
-        other = ShellState(self.pipefail, self.dirs, self.posix_sh)
-        other.maybe_pipefail = self.maybe_pipefail
-        other.dir_stack = list(self.dir_stack)
-        other.shadowed = set(self.shadowed)
-        other.risky_functions = dict(self.risky_functions)
-        other.risk = self.risk
+        other = ShellState(posix_sh=self.posix_sh)
+        other.pipefail, other.maybe_pipefail, other.risk = self.pipefail, self.maybe_pipefail, self.risk
+        other.dirs, other.dir_stack = self.dirs, self.dir_stack
+        other.shadowed, other.risky_functions = self.shadowed, self.risky_functions
         return other
 
 
-def update(state: ShellState, statements: tuple[Statement, ...], index: int, shell: str, text: str) -> None:
-    """Apply what ``statements[index]`` does to the shell for the statements after it."""
+def update(state: ShellState, statements: tuple[Statement, ...], index: int, end: int, *, shell: str,
+           text: str) -> None:
+    """Apply what ``statements[index]`` does to the shell for the statements after it; ``end`` is
+    the index of the last statement of its ``&&``/``||`` list."""
     statement = statements[index]
     commands = statement.pipeline.commands
     after_or = index > 0 and statements[index - 1].op == "||"
     conditional = index > 0 and statements[index - 1].op in ("&&", "||")
-    end = index
-    while statements[end].op in ("&&", "||") and end + 1 < len(statements):
-        end += 1
     # In a pipeline or in the background a statement runs in a subshell: it changes nothing here.
     alone = len(commands) == 1 and statements[end].op != "&"
     if conditional and alone and state.list_start is None:
@@ -85,10 +105,10 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, she
             _update_simple(state, command, shell, text, after_or, alone)
         elif command.kind == "function" and command.words:
             name = program_name(command.words[0].value or command.words[0].text)
-            state.shadowed.add(name)
+            state.shadowed = state.shadowed | {name}
             risk = risk_inside(command.body, shell, text) if command.body is not None else None
             if risk is not None:
-                state.risky_functions[name] = risk
+                state.risky_functions = {**state.risky_functions, name: risk}
         elif command.kind not in ("subshell", "group") and command.body is not None and state.risk is None:
             state.risk = risk_inside(command.body, shell, text)
     if statement.op not in ("&&", "||") and state.list_start is not None:
@@ -113,20 +133,23 @@ def _update_simple(state: ShellState, command: Command, shell: str, text: str, a
     args = list(words[1:])
     if name in _CD and alone:
         if name in ("pushd", "push-location"):
-            state.dir_stack.append(state.dirs)
+            state.dir_stack = (*state.dir_stack, state.dirs)
         state.dirs = (*state.dirs, _cd_target(args, shell))
         return
     if name in _POPD and alone:
-        state.dirs = state.dir_stack.pop() if state.dir_stack else (*state.dirs, "<popd>")
+        if state.dir_stack:
+            state.dirs, state.dir_stack = state.dir_stack[-1], state.dir_stack[:-1]
+        else:
+            state.dirs = (*state.dirs, "<popd>")
         return
     if name == "set" and shell == "bash":
         _set_options(state, command, text, alone)
         return
     if shell == "bash" and name == "alias":
         for word in args:  # `alias pytest=true`: an alias shadows the program when aliases expand
-            state.shadowed.add((word.value or word.text).split("=", 1)[0])
+            state.shadowed = state.shadowed | {(word.value or word.text).split("=", 1)[0]}
     if shell == "bash" and name == "hash" and len(args) >= 3 and args[0].value == "-p":
-        state.shadowed.update(w.value or w.text for w in args[2:])
+        state.shadowed = state.shadowed.union(w.value or w.text for w in args[2:])
     if state.risk is None:
         state.risk = risk_of(command, shell, after_or, text, state)
 
@@ -143,8 +166,7 @@ def _set_options(state: ShellState, command: Command, text: str, alone: bool) ->
         if value.endswith("o") and values[number + 1 : number + 2] == ["pipefail"]:
             on = value[0] == "-"
             if on and state.posix_sh and state.risk is None:
-                state.risk = Reason("early-exit", f"`{excerpt(text, command.span)}`: a POSIX `sh` (dash) has no "
-                                    "pipefail and exits here", command.span, "masks")
+                state.risk = reason("early-exit", command.span, "dash", piece=excerpt(text, command.span))
             state.pipefail = on
             state.maybe_pipefail = on
 
@@ -164,24 +186,20 @@ def risk_of(command: Command, shell: str, after_or: bool, text: str, state: Shel
     if not argv or argv[0].value is None:
         return None
     if shell == "bash" and unwrapped.argv and any(w.value == "exec" for w in unwrapped.wrappers):
-        return Reason("early-exit", f"`{excerpt(text, command.span)}` replaces the shell before the check runs",
-                      command.span, "masks")
+        return reason("early-exit", command.span, "exec", piece=excerpt(text, command.span))
     name = argv[0].value.lower() if shell == "pwsh" else argv[0].value
-    where = excerpt(text, command.span)
     if name in _EXITS:
         if after_or and _failure_exit(argv):
             return None  # `cd dir || exit 1`: ends the script only failing, when the check cannot run
-        return Reason("early-exit", f"`{where}` can end the script before the check runs", command.span, "masks")
+        return reason("early-exit", command.span, "exit", piece=excerpt(text, command.span))
     if shell != "bash":
         return None
     if name == "trap" and len(argv) > 2:
         action = argv[1].value if argv[1].value is not None else argv[1].text
         if _EXITING_ACTION.search(action):
-            return Reason("exit-trap", f"`{where}`: a trap that exits can replace the final status", command.span,
-                          "masks")
+            return reason("exit-trap", command.span, piece=excerpt(text, command.span))
     if name in ("source", ".") and len(argv) > 1 and (command.opaque or argv[1].value in ("/dev/stdin", "-")):
-        return Reason("early-exit", f"`{where}` runs code that cannot be read here, in this shell", command.span,
-                      "masks")
+        return reason("early-exit", command.span, "source", piece=excerpt(text, command.span))
     if state is not None and name in state.risky_functions:
         return state.risky_functions[name]
     return None
@@ -256,13 +274,15 @@ def directory(parts: tuple[str, ...]) -> str | None:
         piece = part.replace("\\", "/")
         if piece.startswith("<maybe "):
             path = path + "/" + piece if path else piece  # uncertain, but after where we were
-        elif piece.startswith(("/", "~", "$", "<")) or re.match(r"^[A-Za-z]:", piece) or not path:
+        elif piece.startswith(("/", "~", "$", "<")) or _DRIVE.match(piece) or not path:
             path = piece
         else:
             path = path + "/" + piece
     if not path:
         return None
-    normal = posixpath.normpath(path) if "<" not in path else path
+    if "<" in path or ("." not in path and "//" not in path and not path.endswith("/")):
+        return path  # nothing for normpath to fold (the common `cd api`)
+    normal = posixpath.normpath(path)
     return None if normal == "." else normal
 
 

@@ -27,9 +27,35 @@ Effect = Literal["read-only", "mutating", "unknown"]
 CheckKind = Literal["test", "lint", "typecheck", "build"]
 """What a check verifies."""
 
+CommandKind = Literal[
+    "simple", "subshell", "group", "if", "for", "while", "until", "case", "select", "function", "arithmetic",
+    "test", "expression", "assignment", "try", "block",
+]
+"""What one element of a pipeline is (see :class:`shellparse.Command`)."""
+
+OpaqueKind = Literal["substitution", "process-substitution", "subexpression", "script-block"]
+"""Code inside a command that runs in its own context (see :class:`shellparse.Opaque`)."""
+
+Operator = Literal[";", "\n", "&", "&&", "||"]
+"""What joins a statement to the next one (see :class:`shellparse.Statement`)."""
+
+ReasonCode = Literal[
+    "and-before", "background", "cmd-syntax", "deciding-consumer", "directory", "early-exit", "echo-tail",
+    "empty", "env-prefix", "exit-propagation", "exit-trap", "expression-tail", "extra-pipes", "failure-exit",
+    "inside-compound", "inside-substitution", "mention-only", "negated", "nested", "or-chain", "parse-error",
+    "pipe-into-check", "pipefail", "pipefail-producer", "post-check-command", "redirect", "report-tail",
+    "reporting-pipe", "shadowed", "standalone-redirect", "strict-policy", "true-tail", "unreadable", "wrapper",
+]
+"""A stable identifier for why the analysis reached its verdict (see :data:`shellparse.REASONS`)."""
+
+
 SHELLS: tuple[Shell, ...] = get_args(Shell)
 POLICIES: tuple[Policy, ...] = get_args(Policy)
 EXIT_SOURCES: tuple[ExitSource, ...] = get_args(ExitSource)
 LEVELS: tuple[Level, ...] = get_args(Level)
 EFFECTS: tuple[Effect, ...] = get_args(Effect)
 CHECK_KINDS: tuple[CheckKind, ...] = get_args(CheckKind)
+COMMAND_KINDS: tuple[CommandKind, ...] = get_args(CommandKind)
+OPAQUE_KINDS: tuple[OpaqueKind, ...] = get_args(OpaqueKind)
+OPERATORS: tuple[Operator, ...] = get_args(Operator)
+REASON_CODES: tuple[ReasonCode, ...] = get_args(ReasonCode)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 from functools import lru_cache
-from typing import NamedTuple, Union
+from typing import Literal, NamedTuple
 
 from ._model import Span, Word
 from ._quoting import bash_unquote, pwsh_unquote
@@ -115,8 +115,13 @@ WRAPPERS: tuple[Wrapper, ...] = (
 )
 
 _BY_NAME: dict[str, Wrapper] = {name: wrapper for wrapper in WRAPPERS for name in wrapper.names}
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "busybox"})
-PWSH = frozenset({"pwsh", "powershell", "pwsh-preview"})
+SHELL_PROGRAMS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "busybox"})
+"""POSIX shells that run a ``-c`` string or a script (``busybox`` only as ``busybox sh``)."""
+PWSH_PROGRAMS = frozenset({"pwsh", "powershell", "pwsh-preview"})
+"""PowerShell executables that run a ``-Command`` string."""
+_new = tuple.__new__
+_STRING_RUNNERS = frozenset({"cmd", "eval", "iex", "invoke-expression"})
+_MAY_WRAP = frozenset(_BY_NAME) | SHELL_PROGRAMS | PWSH_PROGRAMS | _STRING_RUNNERS | {"coverage"}
 _PYTHON_OPTIONS_WITH_VALUE = ("-W", "-X", "--check-hash-based-pycs")
 
 
@@ -127,8 +132,8 @@ class Nested(NamedTuple):
     """The string after quote removal."""
     positions: list[int]
     """Outer offset of each character of ``text`` (plus one for its end)."""
-    shell: str
-    """``bash``, ``pwsh`` or ``cmd``: how to read it."""
+    shell: Literal["bash", "pwsh", "cmd"]
+    """How to read it."""
     pipefail: bool
     """``bash -o pipefail -c``: the shell starts with pipefail on."""
     via: Word
@@ -140,18 +145,48 @@ class Unwrapped(NamedTuple):
 
     argv: tuple[Word, ...]
     """The wrapped command's words (empty when the wrappers run nothing)."""
-    wrappers: tuple[Word, ...]
+    wrappers: tuple[Word, ...] = ()
     """The wrapper words peeled off, outermost first."""
-    directories: tuple[Word, ...]
+    directories: tuple[Word, ...] = ()
     """Directory operands of wrappers (``env -C api``), in order."""
-    nested: Nested | None
+    nested: Nested | None = None
     """A command string to parse, when a shell or ``eval`` runs one."""
-    background: Span | None
+    background: Span | None = None
     """Where a wrapper detaches the command (``sudo -b``), if one does."""
-    inert: Span | None
+    inert: Span | None = None
     """Where a wrapper option means nothing is run (``command -v``), if one does."""
-    problem: str | None
+    problem: str | None = None
     """Why the wrapped command cannot be known (a dynamic word, an unreadable string)."""
+
+
+def _problem(wrappers: tuple[Word, ...], directories: tuple[Word, ...], problem: str) -> Unwrapped:
+    return Unwrapped((), wrappers, directories, problem=problem)
+
+
+def _runs_string(wrappers: tuple[Word, ...], directories: tuple[Word, ...], nested: Nested) -> Unwrapped:
+    return Unwrapped((), wrappers, directories, nested)
+
+
+class Detached(NamedTuple):
+    """A wrapper option that puts the command in the background (``sudo -b``)."""
+
+    span: Span
+
+
+class Inert(NamedTuple):
+    """A wrapper option with which nothing is run (``command -v``)."""
+
+    span: Span
+
+
+class Applied(NamedTuple):
+    """What one wrapper's grammar leaves: the words still to run, and what its options did."""
+
+    rest: list[Word]
+    """The words after the wrapper and its options and operands."""
+    outcome: Unwrapped | Detached | Inert | None = None
+    """A finished result (a command string to parse, or a problem), a detaching or inert
+    option, or nothing."""
 
 
 @lru_cache(maxsize=2048)
@@ -166,8 +201,7 @@ def program_name(value: str) -> str:
 
 def is_wrapper(name: str) -> bool:
     """Whether a program name may wrap another command (so unwrapping it can find one)."""
-    return name in _BY_NAME or name in SHELLS or name in PWSH or name in ("cmd", "eval", "coverage", "iex",
-                                                                          "invoke-expression")
+    return name in _MAY_WRAP
 
 
 def _option(word: Word) -> tuple[str, str | None]:
@@ -180,6 +214,8 @@ def _option(word: Word) -> tuple[str, str | None]:
 
 def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
     """Peel wrappers off ``words`` (a simple command's argv)."""
+    if not words or words[0].value is None or program_name(words[0].value) not in _MAY_WRAP:
+        return _new(Unwrapped, (words, (), (), None, None, None, None))  # the common case: no wrapper at all
     argv = list(words)
     wrappers: list[Word] = []
     directories: list[Word] = []
@@ -188,14 +224,13 @@ def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
             break
         head = argv[0]
         if head.value is None:
-            return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None)
+            return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories))
         name = program_name(head.value)
-        if shell == "pwsh":
-            name = name.lower()
         if shell == "pwsh" and name in ("invoke-expression", "iex"):
             rest = [w for w in argv[1:] if (w.value or "").lower() != "-command"]
-            return _joined(rest, "pwsh", False, head, shell, (*wrappers, head), tuple(directories))
-        if name in SHELLS or name in PWSH or name == "cmd" or name == "eval":
+            return _joined(rest, head, reads="pwsh", outer=shell, wrappers=(*wrappers, head),
+                           directories=tuple(directories))
+        if name in SHELL_PROGRAMS or name in PWSH_PROGRAMS or name == "cmd" or name == "eval":
             return _shell(argv, name, shell, tuple(wrappers), tuple(directories))
         if name == "coverage" and len(argv) > 1 and argv[1].value == "run":
             rest = _skip_options(argv[2:], ("--rcfile", "--source", "--omit", "--include", "--concurrency",
@@ -206,25 +241,22 @@ def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
         wrapper = _BY_NAME.get(name)
         if wrapper is None:
             break
-        result = _apply(wrapper, argv, directories, shell)
-        if result is None:
+        applied = _apply(wrapper, argv, directories, shell)
+        if applied is None:
             break  # `npm install`: the program, not a wrapper here
-        rest, marker = result
         wrappers.append(head)
-        if isinstance(marker, Unwrapped):
-            return marker._replace(wrappers=tuple(wrappers), directories=tuple(directories))
-        if marker is not None:
-            kind, span = marker
-            background = span if kind == "background" else None
-            inert = span if kind == "inert" else None
-            if inert is not None:
-                return Unwrapped((), tuple(wrappers), tuple(directories), None, None, inert, None)
-            unwrapped = unwrap(tuple(rest), shell)
+        outcome = applied.outcome
+        if isinstance(outcome, Unwrapped):
+            return outcome._replace(wrappers=tuple(wrappers), directories=tuple(directories))
+        if isinstance(outcome, Inert):
+            return Unwrapped((), tuple(wrappers), tuple(directories), inert=outcome.span)
+        if isinstance(outcome, Detached):
+            unwrapped = unwrap(tuple(applied.rest), shell)
             return unwrapped._replace(wrappers=tuple(wrappers) + unwrapped.wrappers,
                                       directories=tuple(directories) + unwrapped.directories,
-                                      background=background)
-        argv = rest
-    return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None)
+                                      background=outcome.span)
+        argv = applied.rest
+    return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories))
 
 
 def _skip_options(words: list[Word], value_options: tuple[str, ...]) -> list[Word]:
@@ -239,13 +271,7 @@ def _skip_options(words: list[Word], value_options: tuple[str, ...]) -> list[Wor
     return words[index:]
 
 
-_Marker = Union["Unwrapped", tuple[str, Span], None]
-"""What a wrapper's options did besides pointing at the command: a finished result (a command
-string to parse, or a problem), ``("background", span)``, ``("inert", span)``, or nothing."""
-
-
-def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word],
-           shell: str) -> tuple[list[Word], _Marker] | None:
+def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: str) -> Applied | None:
     """Apply one wrapper's grammar; ``None`` when the program does not wrap here."""
     index = 1
     if wrapper.subcommands:
@@ -253,7 +279,7 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word],
         if index < 0:
             return None
     operands_left = wrapper.operands
-    marker: _Marker = None
+    outcome: Detached | None = None
     while index < len(argv):
         word = argv[index]
         name, attached = _option(word)
@@ -267,18 +293,19 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word],
             continue
         if name.startswith("-") and name != "-":
             if name in wrapper.inert_options:
-                return [], ("inert", word.span)
+                return Applied([], Inert(word.span))
             if name in wrapper.background_options:
-                marker = ("background", word.span)
+                outcome = Detached(word.span)
             if name in wrapper.string_options:
                 value_word = _value_word(argv, index, attached)
                 if value_word is None:
-                    return [], Unwrapped((), (), (), None, None, None, f"`{name}` has no command string")
-                return [], _nested_from(value_word, shell, "bash", False, argv[0])
+                    return Applied([], _problem((), (), f"`{name}` has no command string"))
+                return Applied([], _nested_from(value_word, shell, argv[0]))
             if name in wrapper.rest_options:
-                return argv[index + 1 :], marker
+                return Applied(argv[index + 1 :], outcome)
             if wrapper.module_option and name == wrapper.module_option:
-                return [Word("python", "python", argv[0].span), Word("-m", "-m", word.span), *argv[index + 1 :]], marker
+                module = [Word("python", "python", argv[0].span), Word("-m", "-m", word.span), *argv[index + 1 :]]
+                return Applied(module, outcome)
             takes_value = name in wrapper.value_options and attached is None
             if name in wrapper.dir_options:
                 value_word = _value_word(argv, index, attached)
@@ -294,12 +321,12 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word],
             continue
         break
     if wrapper.string_only:
-        return [], ("inert", argv[0].span)
+        return Applied([], Inert(argv[0].span))
     rest = argv[index:]
-    if wrapper.names[0] == "hatch" and rest and rest[0].value and ":" in rest[0].value:
+    if "hatch" in wrapper.names and rest and rest[0].value and ":" in rest[0].value:
         command = rest[0].value.partition(":")[2]
         rest = [Word(rest[0].text, command, rest[0].span), *rest[1:]] if command else rest[1:]
-    return rest, marker
+    return Applied(rest, outcome)
 
 
 def _value_word(argv: list[Word], index: int, attached: str | None) -> Word | None:
@@ -318,21 +345,21 @@ def _after_subcommand(wrapper: Wrapper, argv: list[Word]) -> int:
         if name.startswith("-") and name != "-":
             index += 2 if name in wrapper.value_options and attached is None else 1
             continue
+        value = argv[index].value
         for sequence in wrapper.subcommands:
-            values = [word.value for word in argv[index : index + len(sequence)]]
-            if values == list(sequence):
+            if sequence[0] == value and [word.value for word in argv[index : index + len(sequence)]] == list(sequence):
                 return index + len(sequence)
         return -1
     return -1
 
 
-def _nested_from(word: Word, outer: str, target: str, pipefail: bool, via: Word) -> Unwrapped:
-    """A command string written as one word in the ``outer`` dialect, run by ``target``."""
+def _nested_from(word: Word, outer: str, via: Word, pipefail: bool = False) -> Unwrapped:
+    """A command string written as one word in the ``outer`` dialect, run by a POSIX shell."""
     unquoted = (pwsh_unquote if outer == "pwsh" else bash_unquote)(word.text, word.span.start)
     if unquoted is None:
-        return Unwrapped((), (), (), None, None, None, f"the command string {word.text} expands at run time")
+        return _problem((), (), f"the command string {word.text} expands at run time")
     text, positions = unquoted
-    return Unwrapped((), (), (), Nested(text, positions, target, pipefail, via), None, None, None)
+    return _runs_string((), (), Nested(text, positions, "bash", pipefail, via))
 
 
 def _shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
@@ -340,33 +367,41 @@ def _shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
     head = argv[0]
     wrappers = (*wrappers, head)
     if name == "eval":
-        return _joined(argv[1:], "bash", False, head, outer, wrappers, directories)
-    if name in PWSH:
+        return _joined(argv[1:], head, reads="bash", outer=outer, wrappers=wrappers, directories=directories)
+    if name in PWSH_PROGRAMS:
         return _pwsh_command(argv, head, outer, wrappers, directories)
     if name == "cmd":
-        index = 1
-        while index < len(argv) and (argv[index].value or "").startswith("/"):
-            flag = (argv[index].value or "").lower()
-            index += 1
-            if flag in ("/c", "/k", "/r"):
-                if flag == "/k":
-                    return Unwrapped((), wrappers, directories, None, None, None,
-                                     "`cmd /k` keeps the shell open after the command")
-                return _joined(argv[index:], "cmd", False, head, outer, wrappers, directories)
-        return Unwrapped((), wrappers, directories, None, None, None, "`cmd` without `/c` runs no command")
-    # POSIX shells
+        return _cmd(argv, head, outer, wrappers, directories)
+    return _posix_shell(argv, name, outer, wrappers, directories)
+
+
+def _cmd(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word, ...],
+         directories: tuple[Word, ...]) -> Unwrapped:
+    index = 1
+    while index < len(argv) and (argv[index].value or "").startswith("/"):
+        flag = (argv[index].value or "").lower()
+        index += 1
+        if flag in ("/c", "/k", "/r"):
+            if flag == "/k":
+                return _problem(wrappers, directories, "`cmd /k` keeps the shell open after the command")
+            return _joined(argv[index:], head, reads="cmd", outer=outer, wrappers=wrappers, directories=directories)
+    return _problem(wrappers, directories, "`cmd` without `/c` runs no command")
+
+
+def _posix_shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
+                 directories: tuple[Word, ...]) -> Unwrapped:
+    """``bash [options] -c STRING``, ``bash script.sh``, ``busybox sh …``."""
     index = 1
     command_mode = False
     pipefail = False
     if name == "busybox":
         if len(argv) < 2 or argv[1].value not in ("sh", "ash"):
-            return Unwrapped(tuple(argv), wrappers[:-1], directories, None, None, None, None)
+            return Unwrapped(tuple(argv), wrappers[:-1], directories)
         index = 2
     while index < len(argv):
         value = argv[index].value
         if value is None:
-            return Unwrapped((), wrappers, directories, None, None, None,
-                             f"the shell option {argv[index].text} expands at run time")
+            return _problem(wrappers, directories, f"the shell option {argv[index].text} expands at run time")
         if value == "--" or value == "-":
             index += 1
             break
@@ -391,11 +426,11 @@ def _shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
         break
     if command_mode:
         if index >= len(argv):
-            return Unwrapped((), wrappers, directories, None, None, None, "`-c` has no command string")
-        nested = _nested_from(argv[index], outer, "bash", pipefail, head)
+            return _problem(wrappers, directories, "`-c` has no command string")
+        nested = _nested_from(argv[index], outer, argv[0], pipefail)
         return nested._replace(wrappers=wrappers, directories=directories)
     # `bash script.sh args`: the script is the program
-    return Unwrapped(tuple(argv[index:]), wrappers, directories, None, None, None, None)
+    return Unwrapped(tuple(argv[index:]), wrappers, directories)
 
 
 def _pwsh_command(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word, ...],
@@ -408,27 +443,19 @@ def _pwsh_command(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word
             break
         lowered = value.lower()
         if not lowered.startswith("-"):
-            return Unwrapped((), wrappers, tuple(dirs), None, None, None,
-                             f"`{head.text} {value}` runs a script file")
+            return _problem(wrappers, tuple(dirs), f"`{head.text} {value}` runs a script file")
         option = lowered.lstrip("-")
         if option and "command".startswith(option) and len(option) >= 1 and option not in ("co", "config"):
-            return _joined(argv[index + 1 :], "pwsh", False, head, outer, wrappers, tuple(dirs))
+            return _joined(argv[index + 1 :], head, reads="pwsh", outer=outer, wrappers=wrappers,
+                           directories=tuple(dirs))
         if option in ("encodedcommand", "e", "ec", "enc"):
             if index + 1 >= len(argv) or argv[index + 1].value is None:
                 break
-            try:
-                decoded = base64.b64decode(argv[index + 1].value or "", validate=True).decode("utf-16-le")
-            except (binascii.Error, UnicodeDecodeError, ValueError):
-                return Unwrapped((), wrappers, tuple(dirs), None, None, None,
-                                 "the encoded command is not valid base64 UTF-16")
-            span = argv[index + 1].span
-            positions = [span.start] * len(decoded) + [span.end]
-            return Unwrapped((), wrappers, tuple(dirs), Nested(decoded, positions, "pwsh", False, head),
-                             None, None, None)
+            return _encoded(argv[index + 1], head, wrappers, tuple(dirs))
         if option in ("file", "f"):
-            return Unwrapped((), wrappers, tuple(dirs), None, None, None, f"`{head.text} -File` runs a script file")
+            return _problem(wrappers, tuple(dirs), f"`{head.text} -File` runs a script file")
         if option in ("noexit",):
-            return Unwrapped((), wrappers, tuple(dirs), None, None, None, "`-NoExit` keeps the shell open")
+            return _problem(wrappers, tuple(dirs), "`-NoExit` keeps the shell open")
         if option in ("workingdirectory", "wd"):
             if index + 1 < len(argv):
                 dirs.append(argv[index + 1])
@@ -440,27 +467,37 @@ def _pwsh_command(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word
             index += 2
             continue
         index += 1
-    return Unwrapped((), wrappers, tuple(dirs), None, None, None, f"`{head.text}` is given no command")
+    return _problem(wrappers, tuple(dirs), f"`{head.text}` is given no command")
 
 
-def _joined(words: list[Word], shell: str, pipefail: bool, via: Word, outer: str,
+def _encoded(word: Word, head: Word, wrappers: tuple[Word, ...], directories: tuple[Word, ...]) -> Unwrapped:
+    """``pwsh -EncodedCommand B64``: base64 of UTF-16-LE text; every character points at the word."""
+    try:
+        decoded = base64.b64decode(word.value or "", validate=True).decode("utf-16-le")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return _problem(wrappers, directories, "the encoded command is not valid base64 UTF-16")
+    positions = [word.span.start] * len(decoded) + [word.span.end]
+    return _runs_string(wrappers, directories, Nested(decoded, positions, "pwsh", False, head))
+
+
+def _joined(words: list[Word], via: Word, *, reads: Literal["bash", "pwsh", "cmd"], outer: str,
             wrappers: tuple[Word, ...], directories: tuple[Word, ...]) -> Unwrapped:
-    """Arguments joined by spaces into one command string (``eval``, ``pwsh -Command``)."""
+    """Arguments joined by spaces into one command string (``eval``, ``pwsh -Command``), which
+    ``reads`` runs; ``outer`` is the dialect the arguments are written in."""
     if not words:
-        return Unwrapped((), wrappers, directories, None, None, None, f"`{via.text}` is given no command")
+        return _problem(wrappers, directories, f"`{via.text}` is given no command")
     parts: list[str] = []
     positions: list[int] = []
     unquote = pwsh_unquote if outer == "pwsh" else bash_unquote
     for number, word in enumerate(words):
         unquoted = unquote(word.text, word.span.start)
         if unquoted is None:
-            return Unwrapped((), wrappers, directories, None, None, None,
-                             f"the command string {word.text} expands at run time")
+            return _problem(wrappers, directories, f"the command string {word.text} expands at run time")
+        string, places = unquoted
         if number:
             parts.append(" ")
             positions.append(positions[-1] if positions else word.span.start)
-        parts.append(unquoted[0])
-        positions.extend(unquoted[1][:-1])
+        parts.append(string)
+        positions.extend(places[:-1])
     positions.append(words[-1].span.end)
-    return Unwrapped((), wrappers, directories, Nested("".join(parts), positions, shell, pipefail, via),
-                     None, None, None)
+    return _runs_string(wrappers, directories, Nested("".join(parts), positions, reads, False, via))

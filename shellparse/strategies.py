@@ -62,12 +62,15 @@ pytest``), and may read ``input.txt``; a sandbox that runs them should create th
 from __future__ import annotations
 
 import shlex
-from typing import NamedTuple
+from typing import Literal, NamedTuple, get_args
 
 from hypothesis import strategies as st
 
+from ._vocabulary import CheckKind
+
 __all__ = [
     "EXPECTATIONS",
+    "Expectation",
     "Sample",
     "attributed_commands",
     "checks",
@@ -77,7 +80,9 @@ __all__ = [
     "wrapped_checks",
 ]
 
-EXPECTATIONS = ("witness", "reporting-pipe", "masked")
+Expectation = Literal["witness", "reporting-pipe", "masked"]
+"""What the rule book says a sample's exit status is (see :attr:`Sample.expect`)."""
+EXPECTATIONS: tuple[Expectation, ...] = get_args(Expectation)
 """The values of :attr:`Sample.expect`."""
 
 
@@ -88,9 +93,9 @@ class Sample(NamedTuple):
     """The bash command line."""
     program: str
     """The word a ``PATH`` stub must replace to control the check's exit status."""
-    kind: str
+    kind: CheckKind
     """The check's kind: ``test``, ``typecheck``, ``lint`` or ``build``."""
-    expect: str
+    expect: Expectation
     """``witness``, ``reporting-pipe`` or ``masked`` (see :data:`EXPECTATIONS`)."""
 
 
@@ -99,71 +104,71 @@ class _Check(NamedTuple):
 
     text: str
     program: str
-    kind: str
+    kind: CheckKind
     runners: str  # "python", "node", "ruby" or "" (no package runner wraps it)
 
 
-def _group(program: str, kind: str, runners: str, *texts: str) -> list[_Check]:
+def _group(program: str, kind: CheckKind, runners: str, texts: tuple[str, ...]) -> list[_Check]:
     return [_Check(text, program, kind, runners) for text in texts]
 
 
 _CHECKS: tuple[_Check, ...] = (
     # Python
-    *_group("pytest", "test", "python", "pytest", "pytest -q", "pytest -x -q tests", "pytest -k 'a or b'",
-            "pytest --tb=short sub/tests", "pytest -p no:cacheprovider"),
-    *_group("python", "test", "", "python -m pytest -q", "python -m unittest discover -s tests"),
-    *_group("python3", "test", "", "python3 -m pytest", "python3 -m pytest -x tests/test_api.py"),
-    *_group("python", "typecheck", "", "python -m mypy src"),
-    *_group("tox", "test", "python", "tox", "tox -e py311"),
-    *_group("mypy", "typecheck", "python", "mypy .", "mypy --strict src"),
-    *_group("pyright", "typecheck", "python", "pyright"),
-    *_group("ruff", "lint", "python", "ruff check .", "ruff check --output-format=concise src",
-            "ruff format --check ."),
-    *_group("flake8", "lint", "python", "flake8 src"),
-    *_group("black", "lint", "python", "black --check ."),
-    *_group("isort", "lint", "python", "isort --check-only ."),
-    *_group("pylint", "lint", "python", "pylint src"),
+    *_group("pytest", "test", "python", ("pytest", "pytest -q", "pytest -x -q tests", "pytest -k 'a or b'",
+            "pytest --tb=short sub/tests", "pytest -p no:cacheprovider")),
+    *_group("python", "test", "", ("python -m pytest -q", "python -m unittest discover -s tests")),
+    *_group("python3", "test", "", ("python3 -m pytest", "python3 -m pytest -x tests/test_api.py")),
+    *_group("python", "typecheck", "", ("python -m mypy src",)),
+    *_group("tox", "test", "python", ("tox", "tox -e py311")),
+    *_group("mypy", "typecheck", "python", ("mypy .", "mypy --strict src")),
+    *_group("pyright", "typecheck", "python", ("pyright",)),
+    *_group("ruff", "lint", "python", ("ruff check .", "ruff check --output-format=concise src",
+            "ruff format --check .")),
+    *_group("flake8", "lint", "python", ("flake8 src",)),
+    *_group("black", "lint", "python", ("black --check .",)),
+    *_group("isort", "lint", "python", ("isort --check-only .",)),
+    *_group("pylint", "lint", "python", ("pylint src",)),
     # JavaScript and TypeScript
-    *_group("npm", "test", "", "npm test", "npm t", "npm run test", "npm test -- --watch=false",
-            "npm run test:unit", "npm --prefix sub test"),
-    *_group("npm", "lint", "", "npm run lint"),
-    *_group("npm", "build", "", "npm run build"),
-    *_group("npm", "typecheck", "", "npm run typecheck"),
-    *_group("pnpm", "test", "", "pnpm test", "pnpm vitest run"),
-    *_group("pnpm", "lint", "", "pnpm lint"),
-    *_group("pnpm", "build", "", "pnpm run build"),
-    *_group("yarn", "test", "", "yarn test", "yarn jest --ci"),
-    *_group("yarn", "lint", "", "yarn lint"),
-    *_group("bun", "test", "", "bun test"),
-    *_group("jest", "test", "node", "jest", "jest --ci", "jest src/app.test.ts"),
-    *_group("vitest", "test", "node", "vitest run", "vitest run --reporter=dot"),
-    *_group("mocha", "test", "node", "mocha"),
-    *_group("tsc", "typecheck", "node", "tsc --noEmit", "tsc -p tsconfig.json --noEmit"),
-    *_group("eslint", "lint", "node", "eslint .", "eslint src --max-warnings=0"),
-    *_group("prettier", "lint", "node", "prettier --check ."),
+    *_group("npm", "test", "", ("npm test", "npm t", "npm run test", "npm test -- --watch=false",
+            "npm run test:unit", "npm --prefix sub test")),
+    *_group("npm", "lint", "", ("npm run lint",)),
+    *_group("npm", "build", "", ("npm run build",)),
+    *_group("npm", "typecheck", "", ("npm run typecheck",)),
+    *_group("pnpm", "test", "", ("pnpm test", "pnpm vitest run")),
+    *_group("pnpm", "lint", "", ("pnpm lint",)),
+    *_group("pnpm", "build", "", ("pnpm run build",)),
+    *_group("yarn", "test", "", ("yarn test", "yarn jest --ci")),
+    *_group("yarn", "lint", "", ("yarn lint",)),
+    *_group("bun", "test", "", ("bun test",)),
+    *_group("jest", "test", "node", ("jest", "jest --ci", "jest src/app.test.ts")),
+    *_group("vitest", "test", "node", ("vitest run", "vitest run --reporter=dot")),
+    *_group("mocha", "test", "node", ("mocha",)),
+    *_group("tsc", "typecheck", "node", ("tsc --noEmit", "tsc -p tsconfig.json --noEmit")),
+    *_group("eslint", "lint", "node", ("eslint .", "eslint src --max-warnings=0")),
+    *_group("prettier", "lint", "node", ("prettier --check .",)),
     # Go, Rust, C, JVM, .NET
-    *_group("go", "test", "", "go test ./...", "go test -run TestX ./pkg"),
-    *_group("go", "lint", "", "go vet ./..."),
-    *_group("go", "build", "", "go build ./..."),
-    *_group("cargo", "test", "", "cargo test", "cargo test --features for"),
-    *_group("cargo", "build", "", "cargo build --release"),
-    *_group("cargo", "lint", "", "cargo clippy -- -D warnings", "cargo fmt --check"),
-    *_group("cargo", "typecheck", "", "cargo check"),
-    *_group("make", "test", "", "make test", "make check", "make -C sub test"),
-    *_group("make", "build", "", "make", "make -j4 all"),
-    *_group("make", "lint", "", "make lint"),
-    *_group("ctest", "test", "", "ctest --output-on-failure"),
-    *_group("mvn", "test", "", "mvn -q test", "mvn verify"),
-    *_group("gradle", "test", "", "gradle test"),
-    *_group("dotnet", "test", "", "dotnet test"),
-    *_group("dotnet", "build", "", "dotnet build"),
+    *_group("go", "test", "", ("go test ./...", "go test -run TestX ./pkg")),
+    *_group("go", "lint", "", ("go vet ./...",)),
+    *_group("go", "build", "", ("go build ./...",)),
+    *_group("cargo", "test", "", ("cargo test", "cargo test --features for")),
+    *_group("cargo", "build", "", ("cargo build --release",)),
+    *_group("cargo", "lint", "", ("cargo clippy -- -D warnings", "cargo fmt --check")),
+    *_group("cargo", "typecheck", "", ("cargo check",)),
+    *_group("make", "test", "", ("make test", "make check", "make -C sub test")),
+    *_group("make", "build", "", ("make", "make -j4 all")),
+    *_group("make", "lint", "", ("make lint",)),
+    *_group("ctest", "test", "", ("ctest --output-on-failure",)),
+    *_group("mvn", "test", "", ("mvn -q test", "mvn verify")),
+    *_group("gradle", "test", "", ("gradle test",)),
+    *_group("dotnet", "test", "", ("dotnet test",)),
+    *_group("dotnet", "build", "", ("dotnet build",)),
     # Ruby, PHP, Elixir, Deno
-    *_group("rspec", "test", "ruby", "rspec", "rspec spec/a_spec.rb"),
-    *_group("rubocop", "lint", "ruby", "rubocop"),
-    *_group("rake", "test", "ruby", "rake test"),
-    *_group("phpunit", "test", "", "phpunit"),
-    *_group("mix", "test", "", "mix test"),
-    *_group("deno", "test", "", "deno test"),
+    *_group("rspec", "test", "ruby", ("rspec", "rspec spec/a_spec.rb")),
+    *_group("rubocop", "lint", "ruby", ("rubocop",)),
+    *_group("rake", "test", "ruby", ("rake test",)),
+    *_group("phpunit", "test", "", ("phpunit",)),
+    *_group("mix", "test", "", ("mix test",)),
+    *_group("deno", "test", "", ("deno test",)),
 )
 
 # Package runners: the runner is the program a stub replaces.

@@ -413,7 +413,7 @@ def _command_tokens(command: Command, text: str) -> list[str]:
     elif command.kind != "arithmetic":
         # A compound command is one part; its own substitutions come from its redirects
         # (`done < <(ls)`), which are outside it, as they are in bashlex.
-        label = command.kind
+        label: str = command.kind
         if command.kind == "function" and command.words:
             label += " " + command.words[0].text
         body = _script_tokens(command.body, text) if command.body is not None else []

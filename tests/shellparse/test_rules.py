@@ -452,3 +452,14 @@ def test_arguments_are_validated() -> None:
         analyze("pytest", policy="lenient")
     with pytest.raises(TypeError):
         analyze(b"pytest", cache=False)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command", ["bash -c 'pytest'; bash -c 'true'", "sh -c 'npm test'\nsh -c 'echo done'",
+                                     "pwsh -Command a\necho;npx -c pytest"])
+def test_each_command_string_is_judged_on_its_own(command: str) -> None:
+    """A check in one command string is not found again in a later one: only the strings that
+    run a check report one, and a check followed by another command string is masked."""
+    first = analyze(command, cache=False)
+    assert [check.validation.span.start for check in first.checks] == [command.index("pytest") if "pytest" in
+                                                                       command else command.index("npm")]
+    assert first.exit_source == ("check" if command.startswith("pwsh") else "masked")

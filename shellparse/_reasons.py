@@ -1,0 +1,180 @@
+"""The reason catalogue: every code a :class:`~shellparse.Reason` can carry, what it means, how
+strongly it bears on the verdict, and the messages it is worded with.
+
+The table is the only place a reason's level and wording are written; the analysis builds every
+reason through :func:`reason`, and ``docs/shellparse.md`` shows the table (a test keeps the two
+in step). Messages are templates: ``{piece}`` is the text of the command the reason points at,
+shortened to one line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from ._model import Span
+from ._results import Reason
+from ._vocabulary import REASON_CODES, Level, ReasonCode
+
+
+class ReasonInfo(NamedTuple):
+    """One row of the catalogue."""
+
+    level: Level
+    """How every reason with this code bears on the verdict."""
+    meaning: str
+    """What the code says about the command, for people reading a report."""
+    messages: Mapping[str, str]
+    """The message templates, by the situation they word (``""`` when there is one)."""
+
+
+def _one(level: Level, meaning: str, message: str) -> ReasonInfo:
+    return ReasonInfo(level, meaning, {"": message})
+
+
+REASONS: Mapping[ReasonCode, ReasonInfo] = {
+    # Kept: the status is still the check's.
+    "and-before": _one("keeps", "an `&&` before the check: if the left side fails, the check does not run",
+                       "`{piece}` runs before the check; if it fails the check does not run"),
+    "env-prefix": _one("keeps", "an assignment in front of the check only sets its environment",
+                       "`{piece}` only sets the environment"),
+    "wrapper": _one("keeps", "a wrapper (`time`, `timeout`, `uv run` …) runs the check and returns its status",
+                    "`{piece}` runs the check and returns its status"),
+    "redirect": _one("keeps", "a redirect changes where input or output goes, not the status",
+                     "`{piece}` only redirects input or output"),
+    "pipe-into-check": _one("keeps", "a pipe into the check only feeds its input (without pipefail)",
+                            "a pipe into the check only feeds its input; the pipeline's status is the check's"),
+    "nested": _one("keeps", "a shell (`bash -c`, `pwsh -Command`, `eval` …) runs a command string holding the "
+                   "check and returns its status", "`{piece}` runs the command string and returns its status"),
+    "report-tail": _one("keeps", "a PowerShell quoted-literal statement after the check only prints",
+                        "`{piece}` only prints a string; PowerShell keeps the check's exit code"),
+    "exit-propagation": ReasonInfo("keeps", "the script leaves right after the check with the check's own status", {
+        "": "`{piece}` leaves with the status of the line before it",
+        "pipe": "`{piece}` exits with the check's own status, whatever the pipe after it does",
+    }),
+    "failure-exit": _one("keeps", "`|| exit` after the check leaves with the check's failing status",
+                         "`{piece}` leaves with the check's own failing status"),
+    "pipefail": _one("keeps", "`pipefail` is on, so pass-through consumers cannot hide a failure",
+                     "`pipefail` is on: the pipeline fails when the check fails"),
+    # A residual risk the policy accepts or refuses.
+    "reporting-pipe": ReasonInfo("residual", "one pipe from the check to a pass-through consumer, whose status "
+                                 "is reported", {
+        "": "`{piece}` passes the output through; without pipefail its status is reported, so a failing check "
+            "can still report 0",
+        "cmdlet": "`{piece}` passes the output through a cmdlet, which does not set the exit status",
+    }),
+    # Masked: something else decides the status, or may.
+    "post-check-command": _one("masks", "a command runs after the check and its status is reported",
+                               "`{piece}` runs after the check; the status reported is the last command's"),
+    "echo-tail": _one("masks", "an `echo`/`printf`/`Write-Output` after the check succeeds and hides its status",
+                      "`{piece}` runs after the check and succeeds, hiding its status"),
+    "true-tail": _one("masks", "`true` or `:` after the check always succeeds",
+                      "`{piece}` always succeeds, hiding the check's status"),
+    "expression-tail": _one("masks", "a PowerShell expression after the check reports its own status",
+                            "`{piece}` is evaluated after the check; the status reported is its own"),
+    "standalone-redirect": _one("masks", "a redirect with no command after the check is a command of its own",
+                                "`{piece}` is a command of its own (it truncates the file) and its status is "
+                                "reported"),
+    "or-chain": ReasonInfo("masks", "the check is in an `||` list", {
+        "left": "`{piece}` runs the check only when the left side fails; otherwise the check never runs and 0 is "
+                "reported",
+        "right": "`{piece}` runs when the check fails and its status replaces the check's",
+    }),
+    "background": ReasonInfo("masks", "the check runs in the background, so its status never comes back", {
+        "operator": "`&` runs the check in the background; the shell reports 0 at once",
+        "wrapper": "the wrapper detaches the check; its status never comes back",
+    }),
+    "negated": _one("masks", "`!` inverts the check's status", "`!` inverts the check's status"),
+    "inside-substitution": _one("masks", "the check runs inside a substitution or script block",
+                                "the check runs inside {where}; the command's status is not the check's"),
+    "inside-compound": _one("masks", "the check runs inside a compound statement (`if`, a loop, a function …)",
+                            "the check runs inside {where}; the status reported is the construct's, not the "
+                            "check's"),
+    "deciding-consumer": _one("masks", "a pipe carries the check's output to a command that decides the status",
+                              "`{piece}` decides the pipeline's status, not the check"),
+    "pipefail-producer": _one("masks", "with pipefail on, a failing command piped into the check becomes the "
+                              "status", "with pipefail on, a failure of `{piece}` becomes the pipeline's status"),
+    "extra-pipes": _one("masks", "two or more pipes after the check (without pipefail)",
+                        "the check's output passes through more than one pipe; the status is the last consumer's"),
+    "early-exit": ReasonInfo("masks", "something before the check can end the script first", {
+        "exit": "`{piece}` can end the script before the check runs",
+        "exec": "`{piece}` replaces the shell before the check runs",
+        "source": "`{piece}` runs code that cannot be read here, in this shell",
+        "dash": "`{piece}`: a POSIX `sh` (dash) has no pipefail and exits here",
+    }),
+    "exit-trap": _one("masks", "a trap whose action can exit replaces the final status",
+                      "`{piece}`: a trap that exits can replace the final status"),
+    "shadowed": _one("masks", "the check's program, or a wrapper in front of it, is redefined before it runs",
+                     "`{piece}` is redefined (a function, an alias or `hash -p`) before this line"),
+    "cmd-syntax": _one("masks", "a `cmd /c` string uses cmd.exe syntax, which is not analysed",
+                       "cmd.exe syntax (`^`, `%`, parentheses) is not analysed"),
+    "parse-error": ReasonInfo("masks", "the command, or a command string in it, does not parse cleanly", {
+        "": "the command does not parse cleanly ({error})",
+        "check": "the command does not parse cleanly ({error}); nothing in it can witness",
+        "nested": "the command string does not parse cleanly ({error})",
+    }),
+    "unreadable": ReasonInfo("masks", "the text cannot be a command line at all", {
+        "nul": "the command contains a NUL byte, which no shell can receive",
+        "surrogate": "the command is not valid Unicode (a lone surrogate at character {index})",
+    }),
+    "strict-policy": _one("masks", "policy `strict` refuses a reporting pipe outside PowerShell cmdlets",
+                          "policy `strict` refuses a reporting pipe outside PowerShell cmdlets"),
+    # Notes: identity and context, no bearing on the exit source.
+    "directory": _one("note", "where the check runs, part of its identity",
+                      "runs in `{directory}` (part of the check's identity)"),
+    "mention-only": _one("note", "a check's name appears only inside an argument or a string",
+                         "`{piece}` appears only inside an argument or string, not as a command"),
+    "empty": _one("note", "the command is empty", "the command is empty"),
+}
+"""The catalogue: every :data:`ReasonCode`, its level, meaning and messages."""
+
+
+_new = tuple.__new__
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+class _Wording(NamedTuple):
+    """A message template split for fast filling: ``prefix + fields[name] + suffix`` when it has
+    one placeholder (all of the catalogue's have at most one), ``str.format_map`` otherwise."""
+
+    level: Level
+    template: str
+    prefix: str
+    name: str | None
+    suffix: str
+
+
+def _wording(level: Level, template: str) -> _Wording:
+    names = _FIELD.findall(template)
+    if len(names) == 1:
+        prefix, _, suffix = template.partition("{" + names[0] + "}")
+        return _Wording(level, template, prefix, names[0], suffix)
+    return _Wording(level, template, template, None, "")
+
+
+_WORDINGS: dict[str, dict[str, _Wording]] = {
+    code: {variant: _wording(info.level, template) for variant, template in info.messages.items()}
+    for code, info in REASONS.items()
+}
+
+
+def reason(code: ReasonCode, span: Span | None, variant: str = "", **fields: str) -> Reason:
+    """The reason ``code`` about ``span``, worded by its ``variant`` message with ``fields`` filled in."""
+    wording = _WORDINGS[code][variant]
+    if wording.name is not None:
+        text = wording.prefix + fields[wording.name] + wording.suffix
+    elif fields:
+        text = wording.template.format_map(fields)
+    else:
+        text = wording.template
+    return _new(Reason, (code, text, span, wording.level))
+
+
+def message(code: ReasonCode, variant: str = "", **fields: str) -> str:
+    """The wording of ``code`` alone (``parse_error`` reports it without a reason around it)."""
+    return REASONS[code].messages[variant].format_map(fields)
+
+
+if set(REASONS) != set(REASON_CODES):  # pragma: no cover - a table edited without its type
+    raise AssertionError("REASONS must list every ReasonCode exactly once")
