@@ -43,6 +43,7 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._notices import Notice
 from ._outcomes import ERROR_CODES, classify
+from ._redact import redact
 from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
 from ._tracker import Tracker
 from ._vocabulary import (
@@ -154,5 +155,6 @@ __all__ = [
     "event_from_json",
     "fingerprint",
     "normalize",
+    "redact",
     "release_message",
 ]

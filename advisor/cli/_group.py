@@ -32,6 +32,12 @@ def _hook() -> click.Command:
     return command()
 
 
+def _packet() -> click.Command:
+    from ._packet import command
+
+    return command()
+
+
 def _serve() -> click.Command:
     from ._serve import command
 
@@ -39,7 +45,7 @@ def _serve() -> click.Command:
 
 
 SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "hook": _hook,
-                                                      "serve": _serve}
+                                                      "packet": _packet, "serve": _serve}
 """Every subcommand, and how to build it."""
 
 
