@@ -35,6 +35,7 @@ from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage, Claim
 from ._events._base import BaseEvent
 from ._events._compaction import Compaction
+from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import DiscriminatedEvent, Event, event_from_dict, event_from_json
@@ -50,6 +51,7 @@ from ._vocabulary import (
     AGENT_ROLES,
     CHANGES,
     DISPOSITION_KINDS,
+    HOST_MESSAGE_KINDS,
     ITEM_KINDS,
     ITEM_STATES,
     OUTCOMES,
@@ -59,6 +61,7 @@ from ._vocabulary import (
     Change,
     DispositionKind,
     ErrorCode,
+    HostMessageKind,
     ItemKind,
     ItemState,
     NoticeKind,
@@ -70,7 +73,9 @@ from ._vocabulary import (
 )
 from ._wording import NO_RECORD, block_reason, closes_by, release_message
 from .errors import (
+    InvalidConfig,
     MalformedEntry,
+    NotAnEvent,
     NotATranscript,
     ObligationsError,
     SnapshotError,
@@ -89,6 +94,7 @@ __all__ = [
     "DEFAULT_SHELL_TOOLS",
     "DISPOSITION_KINDS",
     "ERROR_CODES",
+    "HOST_MESSAGE_KINDS",
     "ITEM_KINDS",
     "ITEM_STATES",
     "NO_RECORD",
@@ -116,12 +122,16 @@ __all__ = [
     "ErrorCode",
     "EscalationConfig",
     "Event",
+    "HostMessage",
+    "HostMessageKind",
+    "InvalidConfig",
     "Item",
     "ItemKind",
     "ItemReport",
     "ItemState",
     "MalformedEntry",
     "NotATranscript",
+    "NotAnEvent",
     "Notice",
     "NoticeKind",
     "ObligationsError",
