@@ -50,8 +50,15 @@ def _packet() -> click.Command:
     return command()
 
 
+def _serve() -> click.Command:
+    from ._serve import command
+
+    return command()
+
+
 SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "consult": _consult,
-                                                       "hook": _hook, "log": _log, "packet": _packet}
+                                                       "hook": _hook, "log": _log, "packet": _packet,
+                                                       "serve": _serve}
 """Every subcommand, and how to build it."""
 
 
