@@ -13,6 +13,7 @@ from advisor.consult import ConsultationLog
 from advisor.gateway import GATEWAY_ADVISOR_PROMPT, GATEWAY_TRANSCRIPT_PROMPT, conversation_id
 from tests.advisor.gateway.conversation import (
     ADVISOR_MODEL,
+    FORWARDING,
     Conversation,
     answer_advisors,
     consultations,
@@ -228,3 +229,26 @@ def test_the_conversation_names_its_consultations_in_the_log(client: openai.Open
     assert [entry.session_id for entry in ConsultationLog().consultations()] == [session, session]
     assert {request.body.get("prompt_cache_key") for request in consultations(model_server)} == {
         f"advisor:{session}"}
+
+
+def test_a_streamed_mixed_turn_shows_the_advisor_the_clients_call_running(client: openai.OpenAI,
+                                                                          model_server: ModelServer) -> None:
+    """In a streamed turn that also calls the client's tool, the advisor sees that call as running; once the
+    client sends its result, the next consultation repeats the first one's prefix."""
+    answer_advisors(model_server)
+    history: list[Any] = [{"role": "user", "content": "make the tests pass"}]
+    model_server.enqueue(Reply(tool_calls=[ToolCall("exec_command", {"cmd": "npm test"}, id="c1"),
+                                           ToolCall("witness_advisor", {"prompt": "Right check?"}, id="a1")]))
+    chunks = list(client.chat.completions.create(model="gpt-test", messages=history, tools=FORWARDING, stream=True))
+    content = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    calls = [d for c in chunks if c.choices for d in c.choices[0].delta.tool_calls or ()]
+    assert [d.id for d in calls] == ["c1"]
+    history += [{"role": "assistant", "content": content, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "exec_command", "arguments": '{"cmd":"npm test"}'}}]},
+                result("c1", exited(0, "9 passing"))]
+    model_server.enqueue(ask("a2", "Done?"), Reply(text="Done."))
+    client.chat.completions.create(model="gpt-test", messages=history, tools=FORWARDING)
+    first, second = consultations(model_server)
+    assert 'exec_command({"cmd":"npm test"})\n→ running' in last_user(first)
+    assert wire(second)[:len(wire(first)) - 1] == wire(first)[:-1]
+    assert "check: npm test (test) · witnessed" in json.dumps(second.body, ensure_ascii=False)
