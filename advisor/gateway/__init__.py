@@ -24,9 +24,10 @@ from advisor.gateway._entries import (
     function_name,
 )
 from advisor.gateway._exit_codes import exit_code
+from advisor.gateway._forward import Forwarded, conversation_id, forwarded
 from advisor.gateway._loop import Outcome, run_loop
 from advisor.gateway._messages_api import ADVISOR_BETA, upstream_headers
-from advisor.gateway._prompt import GATEWAY_ADVISOR_PROMPT
+from advisor.gateway._prompt import DEFAULT_QUESTION, GATEWAY_ADVISOR_PROMPT, GATEWAY_TRANSCRIPT_PROMPT
 from advisor.gateway._serve import configure_logging, serve
 from advisor.gateway._settings import GatewaySettings, is_loopback, load_gateway_settings
 from advisor.gateway._sse import completion_chunks
@@ -38,8 +39,10 @@ from advisor.gateway._upstream import Upstream
 __all__ = [
     "ADVISOR_BETA",
     "DEFAULT_COMPLETION_TOKENS",
+    "DEFAULT_QUESTION",
     "FUNCTION_PREFIX",
     "GATEWAY_ADVISOR_PROMPT",
+    "GATEWAY_TRANSCRIPT_PROMPT",
     "MIN_COMPLETION_TOKENS",
     "TOOL_TYPE",
     "AdvisorEntry",
@@ -48,6 +51,7 @@ __all__ = [
     "Advisors",
     "ChatRequest",
     "ErrorCode",
+    "Forwarded",
     "GatewaySettings",
     "Outcome",
     "Reasoning",
@@ -60,10 +64,12 @@ __all__ = [
     "chat_events",
     "completion_chunks",
     "configure_logging",
+    "conversation_id",
     "create_app",
     "error_result",
     "exit_code",
     "expand",
+    "forwarded",
     "function_name",
     "is_loopback",
     "load_gateway_settings",

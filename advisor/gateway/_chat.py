@@ -8,7 +8,7 @@ import orjson
 
 from advisor.errors import BadRequest
 from advisor.gateway._toolset import ToolSet, map_tool_choice, split_tools
-from advisor.gateway._trace import expand, has_trace
+from advisor.gateway._trace import expand, has_trace, ledger_cuts
 
 
 class ChatRequest:
@@ -32,6 +32,9 @@ class ChatRequest:
         if self.tools.advisors and isinstance(body.get("n"), int) and body["n"] > 1:
             raise BadRequest("'n' greater than 1 cannot be combined with advisors", code="unsupported_parameter",
                              param="n")
+        forwarding = any(entry.parameters.forward_transcript for entry in self.tools.advisors)
+        self.ledger_cuts: dict[str, int] = ledger_cuts(body["messages"]) if self.traced and forwarding else {}
+        """Per advisor function, the ledger cut its latest consultation in the history kept."""
         self.body = body
         """The body, its history's advisor traces expanded."""
         if self.traced:

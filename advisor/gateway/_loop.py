@@ -39,7 +39,8 @@ class Outcome:
 
 async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySettings) -> Outcome:
     """Run the request's loop to its answer. Raises :class:`~advisor.errors.GatewayError`."""
-    advisors = Advisors(request.tools, outer_model=request.model, upstream=upstream, settings=settings)
+    advisors = Advisors(request.tools, outer_model=request.model, upstream=upstream, settings=settings,
+                        ledger_cuts=request.ledger_cuts)
     base = request.upstream_body()
     messages: list[Any] = list(base.pop("messages"))
     rounds: list[TraceRound] = []
@@ -61,10 +62,10 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
         if advisors.calls + len(ours) > settings.max_server_tool_calls:
             raise UpstreamFailed(f"the upstream model made more than {settings.max_server_tool_calls} advisor calls",
                                  code="server_tool_calls_exceeded")
-        results = await advisors.run(ours)
+        answers = await advisors.run(ours, [*messages, message])
         traced = tuple(TracedCall(id=_id(call, number, index), name=_name(call), arguments=_arguments(call),
-                                  result=result)
-                       for index, (call, result) in enumerate(zip(ours, results, strict=True)))
+                                  result=answer.result, ledger_cut=answer.ledger_cut)
+                       for index, (call, answer) in enumerate(zip(ours, answers, strict=True)))
         theirs = [call for call in calls if request.tools.advisor(_name(call)) is None]
         if theirs:
             rounds.append(TraceRound(calls=traced, merge=True))

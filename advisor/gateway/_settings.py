@@ -22,6 +22,9 @@ setting (``[gateway]``)      default                     meaning
 ``upstream_max_retries``     1                           the SDK's retries of 429/5xx/connection errors
 ``upstream_max_connections`` 256                         the upstream connection pool's size
 ``advisor_timeout``          300                         seconds one consultation may take
+``transcript_token_budget``  100000                      the largest request (tokens, characters / 4) an
+                                                         advisor with ``forward_transcript`` is sent;
+                                                         the ledger is trimmed to fit
 ``keepalive_interval``       10                          seconds between SSE keep-alive comments
 ``log_consultations``        true                        append each consultation to the log under
                                                          ``$WITNESS_HOME`` (``witness log``)
@@ -78,6 +81,9 @@ class GatewaySettings(Frozen):
     """The upstream connection pool's size."""
     advisor_timeout: float = Field(default=300.0, gt=0)
     """Seconds one consultation may take."""
+    transcript_token_budget: int = Field(default=100_000, ge=1000)
+    """The largest request an advisor with ``forward_transcript`` is sent (tokens, characters / 4):
+    the conversation's ledger is trimmed to fit, or the call fails with ``advisor_request_failed``."""
     keepalive_interval: float = Field(default=10.0, gt=0)
     """Seconds between the SSE comments that keep a streamed request alive while the loop runs."""
     log_consultations: bool = True

@@ -77,12 +77,6 @@ def _entry(tool: dict[str, Any], index: int) -> AdvisorEntry:
         message = "unknown parameter" if problem["type"] == "extra_forbidden" else problem["msg"]
         raise BadRequest(f"tools[{index}].parameters.{where}: {message}", code="invalid_advisor_parameters",
                          param=f"tools[{index}].parameters.{where}") from None
-    if parameters.forward_transcript:
-        # The advisor is to see the compiled ledger of the conversation, never a raw dump of it;
-        # until the ledger compiler is part of this build the parameter is refused, not faked.
-        raise BadRequest(f"tools[{index}].parameters.forward_transcript: not available in this build (the "
-                         "conversation ledger is not built in); send the context in the prompt instead",
-                         code="unsupported_parameter", param=f"tools[{index}].parameters.forward_transcript")
     return AdvisorEntry(parameters=parameters, function_name=function_name(parameters.name), position=index)
 
 

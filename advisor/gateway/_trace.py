@@ -43,6 +43,10 @@ class TracedCall(Frozen):
     """The arguments, the JSON text the upstream sent."""
     result: str
     """The tool result the upstream was given."""
+    ledger_cut: int | None = Field(default=None, ge=0)
+    """For an advisor shown the conversation (``forward_transcript``): the leading ledger blocks its
+    request left out to fit the budget; that advisor's next request leaves out at least as many.
+    Left out of the marker when there is none."""
 
 
 class TraceRound(Frozen):
@@ -67,8 +71,12 @@ class Trace(Frozen):
 
 def encode(trace: Trace) -> str:
     """The marker for ``trace`` (it ends in a newline, before the model's own text)."""
-    payload = json.dumps(trace.model_dump(mode="json", exclude_defaults=False), ensure_ascii=False,
-                         separators=(",", ":"))
+    data = trace.model_dump(mode="json", exclude_defaults=False)
+    for turn in data["rounds"]:
+        for call in turn["calls"]:
+            if call["ledger_cut"] is None:
+                del call["ledger_cut"]
+    payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     return f"{OPEN}{payload}{CLOSE}\n"
 
 
@@ -145,6 +153,17 @@ def expand(messages: list[Any]) -> list[Any]:
             own["content"] = rest if rest is not None or message.get("tool_calls") else ""
             out.append(own)
     return out
+
+
+def ledger_cuts(messages: list[Any]) -> dict[str, int]:
+    """The ``ledger_cut`` of each advisor function's latest traced call that has one."""
+    cuts: dict[str, int] = {}
+    for message in messages:
+        if isinstance(message, dict) and message.get("role") == "assistant":
+            trace, _ = split_trace(message.get("content"))
+            for turn in trace.rounds if trace is not None else ():
+                cuts.update({call.name: call.ledger_cut for call in turn.calls if call.ledger_cut is not None})
+    return cuts
 
 
 def has_trace(raw: bytes) -> bool:

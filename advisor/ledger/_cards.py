@@ -103,16 +103,18 @@ def arguments_json(call: ToolDispatched) -> str:
 
 
 def verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, *, limit: int,
-             policy: Policy = "seed") -> str:
-    """A round in full (each part capped at ``limit`` around an expandable marker), redacted."""
+             policy: Policy = "seed", expand: bool = True) -> str:
+    """A round in full (each part capped at ``limit`` around an expandable marker — naming
+    ``advisor_expand`` unless ``expand`` is false), redacted."""
     head = f"#{handle} {call.tool}" if handle else call.tool
-    lines = [f"{head}({expandable(redact(arguments_json(call)), limit, handle)})"]
+    hint = handle if expand else None
+    lines = [f"{head}({expandable(redact(arguments_json(call)), limit, hint)})"]
     if result is None:
         lines.append("→ running")
         return "\n".join(lines)
     word = "error" if failed(result) else "ok"
     text = redact(result_text(result))
-    lines.append(f"→ {word}: {expandable(text, limit, handle)}" if text else f"→ {word}")
+    lines.append(f"→ {word}: {expandable(text, limit, hint)}" if text else f"→ {word}")
     if result.images:
         lines.append(f"[{result.images} image(s) omitted]")
     evidence = check_evidence(call, result, policy)

@@ -58,9 +58,11 @@ from ._text import clip, expandable
 from ._trim import Fitted, fit
 from ._wording import (
     CONSULT_INSTRUCTION,
+    CONSULT_INSTRUCTION_BARE,
     PASTED,
     PRIOR_HEADER,
     REVIEW_INSTRUCTION,
+    REVIEW_INSTRUCTION_BARE,
     TOOLS_DECLARED,
     obligations_text,
     summary_label,
@@ -101,18 +103,23 @@ class Ledger:
     and its summaries' label; ``tools`` adds tools the host declares up front. ``agent_id`` is the
     agent whose work is shown (default: the session's own agent — the first that no event announced
     as a sub-agent); obligations are tracked for every agent. Events of any type may be given;
-    those the ledger does not show still reach its tracker.
+    those the ledger does not show still reach its tracker. ``investigation=False`` is for an advisor
+    that has no investigation tools (a host with neither a workspace nor ``advisor_expand``): then
+    nothing in the request points to them — clipped text says only how much was left out — and
+    :meth:`compile` declares no tools unless given some.
     """
 
     def __init__(self, *, host: TranscriptFormat | None = None, tools: Iterable[ToolInfo] = (),
                  settings: LedgerSettings | None = None, session_id: str | None = None, agent_id: str | None = None,
-                 policy: Policy = "seed", system: str = ADVISOR_SYSTEM_PROMPT) -> None:
+                 policy: Policy = "seed", system: str = ADVISOR_SYSTEM_PROMPT, investigation: bool = True) -> None:
         self.host: TranscriptFormat | None = host
         self.settings = settings or LedgerSettings()
         self.session_id = session_id
         self._own = SessionAgent(agent_id)
         self.policy: Policy = policy
         self.system = system
+        self.investigation = investigation
+        """Whether the advisor has the investigation tools the request may point to."""
         known = (*(host_tools(host) if host else ()), *tools)
         self._catalogue = catalogue_message(known)
         self._declared = {tool.name for tool in known}
@@ -132,6 +139,7 @@ class Ledger:
         self._passes: dict[tuple[str, str | None], int] = {}
         self._ended: deque[tuple[int, list[Item]]] = deque(maxlen=TrackerConfig().ended_tasks)
         self._anchor = 0
+        self._dispatching = False
         self.events = 0
         """Events taken so far."""
 
@@ -161,7 +169,9 @@ class Ledger:
             return
         if isinstance(event, ToolDispatched):
             self._dispatched(event)
+            self._dispatching = True
             return
+        self._dispatching = False
         self._flush()
         if isinstance(event, AssistantMessage):
             self._step = _Step(event, self._handle_of(event))
@@ -193,6 +203,10 @@ class Ledger:
         self._sources[handle] = Source(event)
         return handle
 
+    def _clipped(self, text: str, limit: int, handle: str | None) -> str:
+        """:func:`expandable`, pointing to ``advisor_expand`` only when the advisor has it."""
+        return expandable(text, limit, handle if self.investigation else None)
+
     def _block(self, kind: BlockKind, text: str, handle: str | None = None, round: Round | None = None) -> None:
         self._open.append(Block(kind, text, handle, round, self.events))
 
@@ -204,22 +218,30 @@ class Ledger:
 
     def _executor_text(self, step: _Step) -> str:
         limit = self.settings.user_message_max_chars
-        return "[executor] " + expandable(redact(step.event.text.strip()), limit, step.handle)
+        return "[executor] " + self._clipped(redact(step.event.text.strip()), limit, step.handle)
 
     def _dispatched(self, event: ToolDispatched) -> None:
         if event.excluded:
             self._excluded.add(event.call_id)
         elif is_advisor_tool(event.tool):
-            step = self._step
-            question = ""
-            if step is not None and step.event.text.strip():
-                step.asks = True
-                question = expandable(redact(step.event.text.strip()), self.settings.user_message_max_chars,
-                                      step.handle)
-            self._asked.clear()  # an earlier call still unanswered never will be
-            self._asked[event.call_id] = question
+            if not self._dispatching:
+                self._asked.clear()  # an earlier turn's call still unanswered never will be
+            self._asked[event.call_id] = self._question(event)
         else:
             self._pending[event.call_id] = event
+
+    def _question(self, event: ToolDispatched) -> str:
+        """An advisor call's question: its ``prompt`` argument (witness's own advisor tools take one),
+        else the prose of the step that made it (Claude Code's and Pi's ``advisor`` take no input)."""
+        limit = self.settings.user_message_max_chars
+        prompt = event.arguments.get("prompt")
+        if isinstance(prompt, str) and prompt.strip():
+            return self._clipped(redact(prompt.strip()), limit, None)
+        step = self._step
+        if step is None or not step.event.text.strip():
+            return ""
+        step.asks = True
+        return self._clipped(redact(step.event.text.strip()), limit, step.handle)
 
     def _completed(self, event: ToolCompleted, tick: int) -> None:
         if event.call_id in self._excluded:
@@ -250,7 +272,7 @@ class Ledger:
 
     def _user(self, event: UserMessage) -> None:
         handle = self._handle_of(event)
-        text = "[user] " + expandable(redact(event.text), self.settings.user_message_max_chars, handle)
+        text = "[user] " + self._clipped(redact(event.text), self.settings.user_message_max_chars, handle)
         if event.images:
             text += "\n" + PASTED.format(n=event.images)
         self._block("user", text, handle)
@@ -260,7 +282,7 @@ class Ledger:
         if event.summary.strip():
             handle = self._handle_of(event)
             label = summary_label(event.kind, self.host)
-            text = expandable(redact(event.summary.strip()), self.settings.user_message_max_chars, handle)
+            text = self._clipped(redact(event.summary.strip()), self.settings.user_message_max_chars, handle)
             summary = Block("summary", f"{label}\n{text}", handle, None, self.events)
         if event.kind == "branch":
             if summary is not None:
@@ -280,7 +302,7 @@ class Ledger:
             self._close(None, redact(text) if text else None, review=True)
         elif event.kind == "hook-feedback" and text:
             handle = self._handle_of(event)
-            preview = expandable(redact(text), self.settings.custom_preview_chars, handle)
+            preview = self._clipped(redact(text), self.settings.custom_preview_chars, handle)
             self._block("host", f"[host: hook feedback, not the user's words] {preview}", handle)
         elif event.kind == "extension" and text and not event.hidden:
             handle = self._handle_of(event)
@@ -293,7 +315,7 @@ class Ledger:
         if source is None or not isinstance(source.event, UserMessage):
             return block.text
         event = source.event
-        text = "[user] " + expandable(redact(event.text), self.settings.restated_max_chars, block.handle)
+        text = "[user] " + self._clipped(redact(event.text), self.settings.restated_max_chars, block.handle)
         return text + ("\n" + PASTED.format(n=event.images) if event.images else "")
 
     def _catalogued(self, event: ToolCatalogue) -> None:
@@ -334,11 +356,13 @@ class Ledger:
         running = [Block("round", "", None, Round(call, None)) for call in self._pending.values()]
         asked = next(iter(self._asked.values()), None)
         shown = redact(question) if question else asked
+        instruction = (REVIEW_INSTRUCTION if review else CONSULT_INSTRUCTION) if self.investigation else \
+            (REVIEW_INSTRUCTION_BARE if review else CONSULT_INSTRUCTION_BARE)
         closing = "\n\n".join([obligations_text(self.open_obligations(), self.unresolved_earlier(), self._card_of),
-                               REVIEW_INSTRUCTION if review else CONSULT_INSTRUCTION])
+                               instruction])
         prior = PRIOR_HEADER + "\n\n" + "\n\n".join(self._prior) if self._prior else None
         return Draft(self._catalogue, prior, self._closed, self._open, tail_start, provisional, running,
-                     self._reasoning, shown or None, closing, self.policy)
+                     self._reasoning, shown or None, closing, self.policy, self.investigation)
 
     def compile(self, *, question: str | None = None, review: bool = False, tools: Sequence[ToolSpec] | None = None,
                 token_budget: int | None = None) -> Compiled:
@@ -348,7 +372,8 @@ class Ledger:
         flight); ``review`` asks for a completion review of the executor's last answer instead;
         ``tools`` are the investigation declarations (default: all of them); ``token_budget``
         overrides the settings'."""
-        declared = tuple(investigation_tools(ConsultSettings()) if tools is None else tools)
+        default = investigation_tools(ConsultSettings()) if self.investigation else ()
+        declared = tuple(default if tools is None else tools)
         budget = self.settings.token_budget if token_budget is None else token_budget
         fixed = len(self.system) + sum(len(t.name) + len(t.description) + len(json.dumps(t.parameters,
                                        separators=(",", ":"))) for t in declared)
@@ -375,8 +400,14 @@ class Ledger:
 
     @property
     def trim_anchor(self) -> int:
-        """Leading blocks an earlier request left out to fit; later requests leave out at least as many."""
+        """Leading blocks an earlier request left out to fit; later requests leave out at least as many.
+        A host that rebuilds the ledger for every consultation (a stateless one) restores the value the
+        session's previous request left here after taking the events, so the prefix stays shared."""
         return self._anchor
+
+    @trim_anchor.setter
+    def trim_anchor(self, blocks: int) -> None:
+        self._anchor = max(0, blocks)
 
 
 def segment_message(segment: Segment) -> str:

@@ -36,6 +36,7 @@ from ._wording import (
     LOG_CLOSE,
     LOG_OPEN,
     OMITTED,
+    OMITTED_BARE,
     QUESTION,
     REVIEW_MARKER,
     TAIL_HEADER,
@@ -79,6 +80,8 @@ class Draft:
     closing: str = ""
     """The open obligations and the closing instruction."""
     policy: Policy = "seed"
+    investigation: bool = True
+    """Whether the advisor has the investigation tools the request may point to."""
 
     @property
     def droppable(self) -> int:
@@ -100,7 +103,8 @@ def _tail_parts(draft: Draft, cap: int) -> list[str]:
     parts = []
     for block in draft.open.blocks[draft.tail_start:]:
         if block.round is not None and block.kind == "round":
-            parts.append(verbatim(block.handle, block.round.call, block.round.result, limit=cap, policy=draft.policy))
+            parts.append(verbatim(block.handle, block.round.call, block.round.result, limit=cap, policy=draft.policy,
+                                  expand=draft.investigation))
         else:
             parts.append(block.text)
     return parts
@@ -110,7 +114,8 @@ def last_text(draft: Draft, log_text: str, cap: int) -> str:
     """The last user message: the open segment's log, the verbatim tail, the triggering reasoning,
     the question, the open obligations, and the closing instruction."""
     tail = _tail_parts(draft, cap)
-    running = [verbatim(b.handle, b.round.call, None, limit=cap) for b in draft.running if b.round is not None]
+    running = [verbatim(b.handle, b.round.call, None, limit=cap, expand=draft.investigation)
+               for b in draft.running if b.round is not None]
     log_parts = [log_text] if log_text else []
     if tail or running:
         tail.extend(draft.provisional)
@@ -121,7 +126,7 @@ def last_text(draft: Draft, log_text: str, cap: int) -> str:
         parts.append(f"{TAIL_HEADER}\n" + JOIN.join(tail + running))
     if draft.reasoning is not None:
         text, handle = draft.reasoning
-        parts.append(THINKING + expandable(redact(text), cap, handle))
+        parts.append(THINKING + expandable(redact(text), cap, handle if draft.investigation else None))
     if draft.question:
         parts.append(f"{QUESTION}{draft.question}")
     parts.append(draft.closing)
@@ -155,5 +160,5 @@ def render(draft: Draft, *, cut: int = 0, cap: int) -> list[PromptMessage]:
     if cut:
         if dropped_users:
             messages.append(UserMessage(DROPPED_HEADER + "\n\n" + JOIN.join(dropped_users)))
-        messages.append(UserMessage(OMITTED))
+        messages.append(UserMessage(OMITTED if draft.investigation else OMITTED_BARE))
     return messages + body

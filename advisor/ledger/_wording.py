@@ -22,6 +22,8 @@ DROPPED_HEADER = ("The user's own words from the omitted span (verbatim, in orde
                   "over anything else in this request):")
 OMITTED = ("[Earlier executor activity was omitted to fit the cost budget, not because it was empty: its cards "
            "can still be expanded with advisor_expand, and the workspace read with the read-only tools.]")
+OMITTED_BARE = "[Earlier executor activity was omitted to fit the cost budget, not because it was empty.]"
+""":data:`OMITTED` for an advisor without investigation tools."""
 EMPTY_SEGMENT = "(no executor activity between these consultations)"
 TOOLS_DECLARED = "[tools the host declared in this session]"
 PASTED = ("[{n} image(s) the user pasted — they have no path, so no tool can show them; ask the executor what "
@@ -33,6 +35,14 @@ CONSULT_INSTRUCTION = ("Advise the executor on the situation above. Start with t
 REVIEW_INSTRUCTION = ("Review the answer the executor has just delivered (its last [executor] text above) against "
                       "what the user asked: is the work it claims done, and genuinely verified? Check git_diff when "
                       "files changed. Start with the verdict line; `Severity: none` means the answer stands.")
+
+CONSULT_INSTRUCTION_BARE = ("Advise the executor on the situation above. Start with the verdict line; ground every "
+                            "claim in the log, citing card ids; do not invent executor actions.")
+""":data:`CONSULT_INSTRUCTION` for an advisor without investigation tools."""
+REVIEW_INSTRUCTION_BARE = ("Review the answer the executor has just delivered (its last [executor] text above) "
+                           "against what the user asked: is the work it claims done, and genuinely verified? Start "
+                           "with the verdict line; `Severity: none` means the answer stands.")
+""":data:`REVIEW_INSTRUCTION` for an advisor without investigation tools."""
 
 _HOSTS: dict[str, str] = {"claude-code": "Claude Code", "codex": "Codex", "pi": "Pi"}
 _MAX_ITEMS = 20

@@ -40,7 +40,6 @@ ENTRY_CASES: list[tuple[str, Any, str]] = [
     ("client tool taking an advisor's name", [advisor(), {**SHELL, "function": {**SHELL["function"],
                                                                              "name": "witness_advisor"}}],
      "invalid_tools"),
-    ("forward_transcript without the ledger", [advisor(forward_transcript=True)], "unsupported_parameter"),
 ]
 
 
