@@ -158,8 +158,11 @@ def main() -> None:
             print(f"  {name:<28}{_percentile(values, 0.5):>8.3f}{_percentile(values, 0.99):>8.3f}")
         for label, fraction in (("p50", 0.5), ("p99", 0.99)):
             b, g = _percentile(base, fraction), _percentile(gate, fraction)
-            print(f"  {label}: gateway / direct = {g / b:.2f}x (target p50 <= 1.2x); "
-                  f"added {g - b:.3f} ms (target p50 < 2 ms)")
+            # The targets are set on the median only; the p99 line is for context.
+            targets = " (target <= 1.2x)" if label == "p50" else ""
+            added = " (target < 2 ms)" if label == "p50" else ""
+            print(f"  {label}: gateway / direct = {g / b:.2f}x{targets}; "
+                  f"added {g - b:.3f} ms{added}")
         total = options.requests * 2
         rate_direct = asyncio.run(throughput(direct, total, options.concurrent))
         rate_gateway = asyncio.run(throughput(through, total, options.concurrent))
