@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ._model import Span
+from ._selection import Selection
 from ._vocabulary import CheckKind, Effect, ExitSource, Level, Policy, ReasonCode, Shell
 
 
@@ -47,6 +48,16 @@ class Validation(NamedTuple):
     """A short digest of kind, directory and statement: equal keys mean the same check."""
     span: Span
     """The characters of the check's own command."""
+    identity: str
+    """What counts as the same check, as people read it: the statement without its cosmetic
+    options (``-v``, ``--tb=short``, ``-count=1``), after the environment that is part of it
+    (``GOOS=windows go test ./...``). The key is a digest of kind, directory and identity."""
+    environment: tuple[str, ...]
+    """The assignments and wrapper choices that are part of the identity (``GOOS=windows``,
+    ``docker:api``), sorted; cosmetic ones (``CI``, ``NO_COLOR`` …) are not."""
+    selection: Selection | None
+    """For a test run whose family's selection is known, which tests it selects: a genuine pass
+    whose selection covers a failed run's witnesses it (see :func:`covers`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -57,6 +68,9 @@ class Validation(NamedTuple):
             "directory": self.directory,
             "key": self.key,
             "span": list(self.span),
+            "identity": self.identity,
+            "environment": list(self.environment),
+            "selection": self.selection.to_dict() if self.selection is not None else None,
         }
 
 
@@ -68,9 +82,17 @@ class Check(NamedTuple):
     exit_source: ExitSource
     """One of :data:`EXIT_SOURCES`."""
     witness_eligible: bool
-    """Whether an exit status of 0 from this command line proves this check passed."""
+    """Whether an exit status of 0 from this command line proves this check passed: its status is
+    its own (or one pass-through pipe's, under policy ``seed``), or it is followed only by commands
+    that run when it passed (``lint && test``, a later statement under ``set -e``)."""
     reasons: tuple[Reason, ...]
     """Why, in source order."""
+    failure_eligible: bool
+    """Whether a non-zero exit status of this command line proves this check failed: only when
+    the status is its own (a masked check's exit proves nothing either way; its output still can)."""
+    mutates_after: bool
+    """Something that may change the workspace runs after the check in the same command line
+    (``pytest && sed -i …``): its pass no longer describes the code."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -79,6 +101,8 @@ class Check(NamedTuple):
             "exit_source": self.exit_source,
             "witness_eligible": self.witness_eligible,
             "reasons": [reason.to_dict() for reason in self.reasons],
+            "failure_eligible": self.failure_eligible,
+            "mutates_after": self.mutates_after,
         }
 
 
