@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from shellparse import CheckKind
+from shellparse import CheckKind, Selection
 
 from . import _wording
 from ._vocabulary import Change, DispositionKind, ItemKind, ItemState, ResolutionKind
@@ -62,7 +62,12 @@ class Resolution(BaseModel):
     tick: int
     """When that pass completed."""
     kind: ResolutionKind
-    """``reverified``, or ``reverified-and-corrected`` for a claim corrected before its witness."""
+    """``reverified``, ``reverified-and-corrected`` for a claim corrected before its witness, or
+    ``reverified-later`` for a genuine pass in a later task."""
+    check: str | None = None
+    """The check that witnessed it, as it ran (``go test ./...`` for a failure of ``go test ./pkg``)."""
+    covering: bool = False
+    """The witness is a wider run whose selection covers the failed one's (not the same check)."""
 
 
 class Disposition(BaseModel):
@@ -119,6 +124,10 @@ class Item(BaseModel):
     """``test``, ``lint``, ``typecheck`` or ``build``."""
     family: str | None
     """The check's family (``npm-script``, ``pytest`` …)."""
+    selection: Selection | None = None
+    """For a test run, which tests it selected: a genuine pass that covers it witnesses the item."""
+    failed_by: str | None = None
+    """The worker whose run failed last, when a worker's did (the root inherits its obligation)."""
     claim_id: str | None
     """For a claim, the host's identifier of it."""
     summary: str

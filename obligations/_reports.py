@@ -33,7 +33,12 @@ class EndedTask(BaseModel):
     ended_tick: int
     """The tick at which it ended."""
     unresolved: tuple[Item, ...]
-    """Its items still open when it ended."""
+    """Its items still open when it ended (as the tracker reads it, those a genuine pass in a
+    later task has since resolved are in ``resolved_later`` instead)."""
+    resolved: tuple[Item, ...] = ()
+    """Its items resolved by a witness before it ended."""
+    resolved_later: tuple[Item, ...] = ()
+    """Its items left unresolved when it ended and resolved by a genuine pass in a later task."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON."""

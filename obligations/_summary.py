@@ -7,9 +7,15 @@ last non-blank line, found from the end.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import shellparse
 
 from ._redact import redact
+
+if TYPE_CHECKING:
+    from ._events._tool_completed import ToolCompleted
+    from ._judgements import Judgement
 
 _TAIL = 4096
 """Characters read from the end at first when looking for the last line; doubled while they hold
@@ -26,6 +32,28 @@ def failure_summary(family: str, exit_code: int | None, output: str, error_messa
     detail = evidence or last_line(error_message or output)
     status = f"exited {exit_code}" if exit_code is not None else "failed"
     return redact(f"{status}: {detail}" if detail else status)
+
+
+def judged_summary(judgement: Judgement, event: ToolCompleted) -> str:
+    """What an item says about a failure a completed command showed (redacted)."""
+    check, evidence = judgement.check, judgement.evidence
+    family = check.validation.family
+    if check.failure_eligible and event.exit_code not in (0, None):
+        return failure_summary(family, event.exit_code, event.output or "", event.error_message, None)
+    if evidence is None:  # the host marked it an error without an exit code
+        return failure_summary(family, event.exit_code, event.output or "", event.error_message, None)
+    if event.exit_code == 0:
+        return failure_summary(family, 0, "", None, evidence)
+    if event.exit_code is None:
+        return redact(f"no exit code was reported, but its output shows a failure: {evidence}")
+    return redact(f"its output shows a failure (the exit status {event.exit_code} was not its own): {evidence}")
+
+
+def shown(validation: shellparse.Validation) -> str:
+    """A check as an item names it: its statement, after the environment that is part of its identity."""
+    if not validation.environment:
+        return validation.statement
+    return " ".join((*validation.environment, validation.statement))
 
 
 def last_line(text: str) -> str:

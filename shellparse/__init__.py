@@ -12,10 +12,11 @@ The public API is this module's ``__all__``; everything else lives in private mo
 """
 
 from ._api import analyze, clear_cache, parse
-from ._markers import failure_evidence
+from ._markers import failure_evidence, rewrite_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
 from ._reasons import REASONS, ReasonInfo
 from ._results import Analysis, Check, Reason, Validation
+from ._selection import Selection, covers
 from ._vocabulary import (
     CHECK_KINDS,
     COMMAND_KINDS,
@@ -72,6 +73,7 @@ __all__ = [
     "ReasonInfo",
     "Redirect",
     "Script",
+    "Selection",
     "Shell",
     "ShellparseError",
     "Span",
@@ -82,6 +84,8 @@ __all__ = [
     "Word",
     "analyze",
     "clear_cache",
+    "covers",
     "failure_evidence",
     "parse",
+    "rewrite_evidence",
 ]

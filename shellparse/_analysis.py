@@ -160,7 +160,9 @@ class Analyzer:
                 finding.chain_source == "reporting-pipe" and self.policy != "strict")
         if finding.directory is not None:
             reasons.append(reason("directory", None, directory=finding.directory))
-        failure = finding.source == "check" or (finding.source == "reporting-pipe" and finding.cmdlet)
+        # A reporting pipe's non-zero status is the check's failure as its zero is its pass (under the
+        # host's pipefail); a consumer that fails on its own is the accepted residual, both ways.
+        failure = finding.source in ("check", "reporting-pipe")
         after = finding.mutations_at is not None and self.mutations > finding.mutations_at
         return Check(validation, finding.source, eligible, tuple(reasons), failure, after)
 

@@ -350,8 +350,8 @@ def kind_of(word: str, table: tuple[tuple[str, CheckKind], ...]) -> CheckKind | 
 
 NOT_CHECK_SUFFIXES = (":fix", "-fix", "_fix", ":watch", "-watch", ":update", "-update", ":write", "-write")
 """A script or task whose name ends so rewrites files or never ends (``lint:fix``, ``test:watch``)."""
-FORMAT_TASKS = re.compile(r"^(?:fmt|format|fix|prettier|autofix|(?:fmt|format|fix)[:_-].+|.+[:_-](?:fix|write|fmt|format))$",
-                          re.IGNORECASE)
+FORMAT_TASKS = re.compile(r"^(?:fmt|format|fix|prettier|autofix|(?:fmt|format|fix)[:_-].+"
+                          r"|.+[:_-](?:fix|write|fmt|format))$", re.IGNORECASE)
 """Task and script names that rewrite files (``mise run fmt``, ``just format``, ``lint-fix``): not
 checks but mutations. A checking name wins (``fmt:check`` is a lint check: :func:`script_kind` is
 asked first)."""

@@ -21,8 +21,8 @@ from ._families import (
     script_kind,
     strongest,
 )
-from ._tasks import task_check
 from ._model import Word
+from ._tasks import task_check
 from ._vocabulary import CheckKind
 from ._wrappers import program_name
 
@@ -196,8 +196,7 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
         found = task_check(family, head, args)
         if found is None:
             return None
-        kind, statement, directories, fixes = found
-        return Identified(family.name, kind, statement, directories, fixes)
+        return Identified(family.name, found.kind, found.statement, found.directories, found.fixes)
     arguments = _arguments(family, args)
     if family.style == "subcommand":
         kind = _subcommand_kind(family, args, arguments.words)

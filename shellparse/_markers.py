@@ -13,6 +13,7 @@ from functools import cache
 from typing import NamedTuple
 
 _N = r"[1-9]\d*"  # a failure count that is not zero
+_EOL = r"\s*(?=\n|\Z)"  # the end of a line (the markers are searched without re.MULTILINE)
 
 MARKERS: dict[str, tuple[str, ...]] = {
     "npm": (r"^npm (ERR!|error) ", r"ERR_PNPM_\w+", r"^\s*ELIFECYCLE\b.*\bfailed",
@@ -23,14 +24,23 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "jest": (rf"^Tests:\s+.*\b{_N} failed", rf"^Test Suites:\s+.*\b{_N} failed"),
     "vitest": (rf"^\s*Tests?\s+{_N} failed", rf"^\s*Test Files\s+{_N} failed"),
     "mocha": (rf"^\s*{_N} failing\b",),
-    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile"),
+    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile", r"^Diff in \S+"),
     "go": (r"^FAIL\b", r"^--- FAIL: ", r"^\S+\.go:\d+:\d+: "),
     "tsc": (r"\berror TS\d+:", rf"^Found {_N} errors?\b"),
-    "mypy": (rf"^Found {_N} errors? in \d+ files?",),
-    "ruff": (rf"^Found {_N} errors?\b",),
+    "mypy": (rf"^Found {_N} errors? in \d+ files?", r"^\S+\.pyi?:\d+(:\d+)?: error: "),
+    "ruff": (rf"^Found {_N} errors?\b", r"^Would reformat: ", rf"^{_N} files? would be reformatted"),
+    "ty": (rf"^Found {_N} diagnostics?\b",),
     "eslint": (rf"^\s*✖ {_N} problems?\b", rf"^{_N} problems? \("),
-    "pyright": (rf"^{_N} errors?, \d+ warnings?",),
-    "dotnet": (rf"^Failed!\s+-\s+Failed:\s+{_N}", r"^Build FAILED\."),
+    "pyright": (rf"^{_N} errors?, \d+ warnings?", r"^\s+\S+:\d+:\d+ - error: "),
+    "golangci-lint": (rf"^{_N} issues?[:.]", r"^level=error\b", rf"^\S+\.go:\d+(:\d+)?: .+ \([\w-]+\){_EOL}"),
+    "staticcheck": (rf"^\S+\.go:\d+:\d+: .+ \((?:SA|S|ST|QF|U)\d{{4}}\){_EOL}",),
+    "mise": (r"^\[[^\]\s]+\] ERROR task failed", r"^mise ERROR "),
+    "bats": (r"^not ok \d+ ",),
+    "rustfmt": (r"^Diff in \S+",),
+    "dotnet": (rf"^Failed!\s+-\s+Failed:\s+{_N}", r"^Build FAILED\.", r"\berror (?:CS|MSB|NU|NETSDK|CA|IDE)\d{4}\b",
+               # Localised summaries (`dotnet test` prints in the system's language).
+               rf"^Başarısız!\s+-\s+Başarısız:\s+{_N}", rf"^Fehler!\s+-\s+Fehler:\s+{_N}",
+               rf"^Échec !?\s+-\s+Échec :?\s+{_N}"),
     "maven": (r"^\[ERROR\] BUILD FAILURE", r"BUILD FAILURE", rf"Tests run: \d+, Failures: {_N}",
               rf"Tests run: \d+, Failures: \d+, Errors: {_N}"),
     "gradle": (r"^BUILD FAILED\b", r"^FAILURE: Build failed"),
@@ -52,8 +62,9 @@ MARKERS: dict[str, tuple[str, ...]] = {
 # Which markers to look for per family. A runner behind a script (`npm test`, `make check`, a
 # project's runtests.py) can be any of them, so script-like families look for all test markers.
 _TEST_RUNNERS = ("pytest", "unittest", "jest", "vitest", "mocha", "cargo", "go", "dotnet", "maven", "gradle",
-                 "rspec", "phpunit", "ctest", "tox", "nox", "pester")
-_ANY = (*_TEST_RUNNERS, "tsc", "mypy", "ruff", "eslint", "pyright", "make", "npm")
+                 "rspec", "phpunit", "ctest", "tox", "nox", "pester", "bats")
+_ANY = (*_TEST_RUNNERS, "tsc", "mypy", "ruff", "ty", "eslint", "pyright", "golangci-lint", "staticcheck", "black",
+        "prettier", "make", "npm")
 FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
     "npm-script": ("npm", *_ANY), "make": ("make", *_ANY), "runtests": _TEST_RUNNERS,
     "test-script": _TEST_RUNNERS, "django": ("unittest",), "turbo": ("npm", *_ANY), "nx": ("npm", *_ANY),
@@ -61,13 +72,18 @@ FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
     "nox": ("nox", "pytest"), "vitest": ("vitest",), "jest": ("jest",), "gulp": _ANY, "rake": ("rspec",),
     "ant": ("maven", "gradle"), "composer": ("phpunit",), "artisan": ("phpunit",), "deno": ("tsc",),
     "stack": (), "sbt": (), "dmypy": ("mypy",), "basedpyright": ("pyright",), "svelte-check": ("tsc",),
+    # Task runners run whatever their task says: all markers, and their own.
+    "mise": ("mise", *_ANY), "just": _ANY, "task": _ANY, "pants": _ANY, "hk": _ANY, "gofmt": (), "shfmt": (),
+    "terraform": (), "openspec": (),
 }
 
 
 # Every marker above contains one of these (case-insensitively); checked first, because most
 # outputs are of passing runs and have none of them.
-CUES = r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing"
-_CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn")
+CUES = (r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing|issue|diff in|not ok|diagnostic|\.go:"
+        r"|başarısız|échec")
+_CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn", "issue", "diff in", "not ok",
+              "diagnostic", ".go:")
 """The cues in lower case, for ASCII text (``[1-9]\\d* failing`` holds ``fail``; ``✖`` is not ASCII)."""
 
 SCAN_HEAD = 16_384
@@ -81,6 +97,7 @@ at the start; outputs reach megabytes, and the middle of one is never read. An o
 below that (Claude Code at 30,000 characters)."""
 
 _META = frozenset(".^$*+?{}[]()|\\")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\\\)")
 
 
 class _Floating(NamedTuple):
@@ -201,7 +218,15 @@ def failure_evidence(family: str, output: str) -> str | None:
         text = output[start:end]
         if not _cued(text):
             continue
-        found = markers.first(text, at_line_start=start == 0 or output[start - 1] == "\n")
+        at_line_start = start == 0 or output[start - 1] == "\n"
+        if "\x1b" in text:
+            # Colour codes sit between a line's start and its first word (`\x1b[1mFound 2 errors`).
+            plain = _ANSI.sub("", text)
+            found = markers.first(plain, at_line_start=at_line_start)
+            if found is not None:
+                return _line(plain, found)
+            continue
+        found = markers.first(text, at_line_start=at_line_start)
         if found is not None:
             return _line(output, start + found)
     return None
@@ -213,3 +238,38 @@ def _line(output: str, at: int) -> str:
     end = output.find("\n", at)
     line = output[start : end if end >= 0 else len(output)].strip()
     return line if len(line) <= 200 else line[:199] + "…"
+
+
+REWRITE_MARKERS: tuple[str, ...] = (
+    r"^\[This command modified \d+ files? you've previously read",  # Claude Code's own note on a result
+    r"\bFixed [1-9]\d* files?\b",  # biome, ultracite
+    r"\([1-9]\d* fixed, \d+ remaining\)",  # ruff check --fix
+    r"\b[1-9]\d* files? reformatted\b",  # ruff format, black
+    r"^reformatted \S+",  # black
+    r"^\s*Fixed \S+ \(\d+ fix(?:es)?\)",  # cargo clippy --fix, cargo fix
+    r"^\s*Formatted [1-9]\d* files?\b",  # dprint, deno fmt
+)
+"""Lines that show a command rewrote files while it ran (``npm run check`` running a formatter
+with ``--write``): the run is a mutation as well as evidence."""
+
+
+@cache
+def _rewrites() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{marker})" for marker in REWRITE_MARKERS), re.MULTILINE)
+
+
+def rewrite_evidence(output: str) -> str | None:
+    """The first line of ``output`` that shows the command rewrote files, if one does (the head
+    and the tail of a long output are read, as for :func:`failure_evidence`)."""
+    if not output:
+        return None
+    for start, end in _regions(output):
+        text = output[start:end]
+        lower = text.lower()
+        if "fixed" not in lower and "formatted" not in lower and "modified" not in lower:
+            continue  # the common case, decided without a regular expression
+        plain = _ANSI.sub("", text) if "\x1b" in text else text
+        found = _rewrites().search(plain)
+        if found is not None:
+            return _line(plain, found.start())
+    return None

@@ -88,8 +88,10 @@ class Check(NamedTuple):
     reasons: tuple[Reason, ...]
     """Why, in source order."""
     failure_eligible: bool
-    """Whether a non-zero exit status of this command line proves this check failed: only when
-    the status is its own (a masked check's exit proves nothing either way; its output still can)."""
+    """Whether a non-zero exit status of this command line proves this check failed: when the
+    status is its own, or one pass-through pipe's (a host running with pipefail reports the
+    check's failure through it; SIGPIPE's 141 is the pipe's, not the check's). A masked check's
+    exit proves nothing either way; its output still can."""
     mutates_after: bool
     """Something that may change the workspace runs after the check in the same command line
     (``pytest && sed -i …``): its pass no longer describes the code."""

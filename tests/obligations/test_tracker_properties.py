@@ -11,9 +11,11 @@ Nothing here reads the tracker's internals; the only inputs besides the log are 
 own table of what each command is (checked against shellparse once, in
 `test_vocabulary_matches_shellparse`).
 
-The rule (docs/obligations.md, "The witness rule"): a validation failure of a root agent in its
-current task opens an item keyed by (root, task, validation key, the dispatch's cwd). It closes
-only by a later run of the same key and cwd in the same task by the root agent, dispatched after
+The rule (docs/obligations.md, "The witness rule"): a validation failure of a root agent (or of a
+worker in its tree, which the root inherits) in its current task opens an item keyed by (root,
+task, validation key, the dispatch's cwd); a non-zero exit is a failure only of a check whose
+status it is, and an output showing the check's failure summary is one whatever the exit. It
+closes only by a later run of the same key and cwd in the same task by an agent of the root's tree, dispatched after
 the item's latest failure completed, exiting 0, witness-eligible, not refuted by its output, with
 no potential mutation of the root's tree in flight when it completes or completed since it was
 dispatched (other than itself). Any later potential mutation re-opens a resolved item.
@@ -75,7 +77,8 @@ class Shape:
     family: str | None
     """The check's family, for failure markers."""
     eligible: bool
-    """Exit 0 of this command line proves the check passed (policy ``seed``)."""
+    """Exit 0 of this command line proves the check passed (policy ``seed``); for every shape in
+    the table, a non-zero exit then proves it failed, and otherwise proves nothing."""
     mutates: bool
     """The call may change the workspace (anything not proven read-only)."""
 
@@ -414,13 +417,14 @@ class Run:
 
     @property
     def failed(self) -> bool:
-        """Completed as a failure of its check: the host's error flag, a non-zero exit, or exit 0 that
-        its output refutes — unless a structured error code excludes it."""
+        """Completed as a failure of its check: the host's error flag or a non-zero exit when the
+        status is the check's own, or an output that shows its failure summary whatever the exit —
+        unless a structured error code excludes it."""
         if self.result is None or self.shape.check is None or self.excluded:
             return False
-        if self.result.is_error or self.exit_code not in (0, None):
+        if self.shape.refuted_by(self.output):
             return True
-        return self.exit_code == 0 and self.shape.refuted_by(self.output)
+        return self.shape.eligible and (self.result.is_error or self.exit_code not in (0, None))
 
     @property
     def genuine_pass(self) -> bool:
@@ -542,7 +546,8 @@ class History:
         evidence = None
         if cited is not None:
             evidence = self.runs.get(cited)
-            if evidence is None or not self.own(evidence, root, task) or evidence.done is None or evidence.excluded:
+            if evidence is None or not self.own(evidence, root, task, tree=False) or evidence.done is None \
+                    or evidence.excluded:
                 return
         record = self.claims.get((root, task, claim_id))
         if record is None:
@@ -552,10 +557,12 @@ class History:
         if evidence is not None:
             record.check, record.cwd, record.bound = evidence.shape.check, evidence.cwd, self.tick
 
-    def own(self, run: Run, root: str, task: int, check: str | None = None, cwd: str | None = None) -> bool:
-        """A check run by the (current) root agent itself in ``task`` (of ``check`` in ``cwd``, if given)."""
-        return (run.agent == root and run.root == root and run.task == task and run.shape.check is not None
-                and run.life == self.life.get(root, 0)
+    def own(self, run: Run, root: str, task: int, check: str | None = None, cwd: str | None = None,
+            tree: bool = True) -> bool:
+        """A check run in ``task`` by an agent of the (current) root's tree — by the root itself
+        without ``tree`` — (of ``check`` in ``cwd``, if given)."""
+        return ((run.agent == root or tree) and run.root == root and run.task == task
+                and run.shape.check is not None and run.life == self.life.get(root, 0)
                 and (check is None or (run.shape.check == check and run.cwd == cwd)))
 
     def current_roots(self) -> list[str]:
@@ -659,8 +666,8 @@ class History:
             return [f"witness {item.resolution.witness_call_id} was never dispatched"]
         root, check = item.agent_id, CHECK_OF_KEY.get(item.key or "")
         problems = []
-        if witness.agent != root or witness.root != root:
-            problems.append(f"run by {witness.agent}, not by the root agent {root}")
+        if witness.root != root:
+            problems.append(f"run by {witness.agent}, not by an agent of the root {root}'s tree")
         if witness.task != item.task or self.task.get(root, 0) != item.task:
             problems.append("not in the item's (current) task")
         if witness.shape.check != check or witness.cwd != item.cwd:

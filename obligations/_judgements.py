@@ -1,0 +1,57 @@
+"""What one completed command says about each check it ran.
+
+A command line can run several checks (``npm run lint && npm test``), and each is judged on its
+own:
+
+- a non-zero exit is a check's failure only when that status is the check's own
+  (``failure_eligible``); a masked check's exit proves nothing either way;
+- its output still can: the failure markers that refute a false pass also prove a failure,
+  whatever the exit (``go test ./… | grep -i fail`` exiting 1 is grep finding nothing, but a
+  ``FAIL`` line in the output is a failure);
+- exit 0 (or a result without an exit code) is a candidate pass; whether it witnesses anything
+  is the tracker's question (eligibility, order, mutations);
+- exit 126 or 127 from the check's own program (not executable, not found) means it never ran:
+  neither a failure nor a pass.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import shellparse
+
+from ._calls import Call
+from ._events._tool_completed import ToolCompleted
+from ._outcomes import NOT_RUN_EXITS, SIGPIPE
+from ._vocabulary import Judged
+
+
+class Judgement(NamedTuple):
+    """One check of a completed command, and what the command says about it."""
+
+    check: shellparse.Check
+    verdict: Judged
+    """``failed``, ``passed`` (a candidate pass) or ``not-run``."""
+    evidence: str | None
+    """The line of the output that shows it failed, when its output does."""
+
+
+def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
+    """The verdict of ``event`` on each check ``call`` ran, in source order."""
+    analysis = call.analysis
+    if analysis is None or not analysis.checks:
+        return []
+    output = event.output or ""
+    exit_code = event.exit_code
+    failed = event.is_error or (exit_code is not None and exit_code != 0)
+    judgements = []
+    for check in analysis.checks:
+        evidence = shellparse.failure_evidence(check.validation.family, output) if output else None
+        owned = check.failure_eligible and not (check.exit_source == "reporting-pipe" and exit_code == SIGPIPE)
+        if failed and owned and exit_code in NOT_RUN_EXITS:
+            judgements.append(Judgement(check, "not-run", None))
+        elif evidence is not None or (failed and owned):
+            judgements.append(Judgement(check, "failed", evidence))
+        elif not failed:
+            judgements.append(Judgement(check, "passed", None))
+    return judgements
