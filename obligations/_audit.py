@@ -1,9 +1,12 @@
 """Audit one recorded session: replay its transcript through a tracker and report what is left.
 
 The report says, per obligation, which check failed, where (the transcript line), how many
-times, the last re-run that reported success and why it did not count, and — for closed ones —
-the witness. Items left unresolved when a later task began are reported too: the seed starts
-each task afresh, but a check that failed and was never re-verified stays unverified.
+times, by whom (a worker's failure is its root's obligation), the last re-run that reported
+success and why it did not count, and — for closed ones — the witness, which may be a wider run
+covering the failed one. Items left unresolved when a later task began are reported too: the
+seed starts each task afresh, but a check that failed and was never re-verified stays unverified
+— unless a genuine pass in a later task verified it ("resolved later"). Items resolved in tasks
+that have ended are reported with the others.
 """
 
 from __future__ import annotations
@@ -38,12 +41,15 @@ def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit
         return SessionAudit(path=str(path), error=str(error))
     report = transcript.report
     items = tracker.all_items()
+    ended = tracker.ended_tasks()
+    resolved = [*(item for task in ended for item in (*task.resolved, *task.resolved_later)),
+                *(item for item in items if item.state == "resolved")]
     return SessionAudit(
         path=str(path), format=transcript.format, session_id=report.session_id, events=events,
         tool_calls=report.tool_calls, lines=report.lines, skipped_lines=report.skipped_count,
         skipped_examples=tuple(SkippedLine(line=line, reason=reason) for line, reason in report.skipped[:_EXAMPLES]),
         read_error=report.error,
         open=tuple(ItemReport.of(item) for item in items if item.state == "open"),
-        earlier=tuple(ItemReport.of(item) for task in tracker.ended_tasks() for item in task.unresolved),
-        resolved=tuple(ItemReport.of(item) for item in items if item.state == "resolved"),
+        earlier=tuple(ItemReport.of(item) for task in ended for item in task.unresolved),
+        resolved=tuple(ItemReport.of(item) for item in resolved),
     )

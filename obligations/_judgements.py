@@ -11,7 +11,10 @@ own:
 - exit 0 (or a result without an exit code) is a candidate pass; whether it witnesses anything
   is the tracker's question (eligibility, order, mutations);
 - exit 126 or 127 from the check's own program (not executable, not found) means it never ran:
-  neither a failure nor a pass.
+  neither a failure nor a pass;
+- in a failing run of an ``&&`` list (or a ``set -e`` script) at most one of its checks failed:
+  the first whose output shows it — the ones after it never ran, and their markers can only
+  match the failed one's output.
 """
 
 from __future__ import annotations
@@ -45,13 +48,18 @@ def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
     exit_code = event.exit_code
     failed = event.is_error or (exit_code is not None and exit_code != 0)
     judgements = []
+    ended: set[int] = set()  # chains whose failing check was found: the rest of them never ran
     for check in analysis.checks:
-        evidence = shellparse.failure_evidence(check.validation.family, output) if output else None
+        if failed and check.chain in ended:
+            continue
+        evidence = shellparse.failure_evidence(check.validation, output) if output else None
         owned = check.failure_eligible and not (check.exit_source == "reporting-pipe" and exit_code == SIGPIPE)
         if failed and owned and exit_code in NOT_RUN_EXITS:
             judgements.append(Judgement(check, "not-run", None))
         elif evidence is not None or (failed and owned):
             judgements.append(Judgement(check, "failed", evidence))
+            if check.chain is not None:
+                ended.add(check.chain)
         elif not failed:
             judgements.append(Judgement(check, "passed", None))
     return judgements

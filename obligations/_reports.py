@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 
 from shellparse import CheckKind
 
-from ._items import Attempt, Correction, Disposition, Item
+from ._items import Attempt, Correction, Disposition, Item, Transition
 from ._vocabulary import ItemKind, ItemState, TranscriptFormat
 
 _FROZEN = ConfigDict(extra="ignore", frozen=True)
@@ -59,6 +59,13 @@ class WitnessRef(BaseModel):
     """Its tool call."""
     at: str | None
     """Where its result was read from (``session.jsonl:14``), if known."""
+    check: str | None = None
+    """The check it ran (a wider run than the failed one when ``covering``)."""
+    covering: bool = False
+    """A wider run whose selection covers the failed one's witnessed it (``go test ./...`` for a
+    failure of ``go test ./pkg -run TestX``)."""
+    later: bool = False
+    """It ran in a later task: the obligation was left unresolved when the user moved on."""
 
 
 class Reopening(BaseModel):
@@ -91,6 +98,8 @@ class ItemReport(BaseModel):
     """For a claim, the host's identifier of it."""
     cwd: str | None
     """Where the check ran."""
+    failed_by: str | None = None
+    """The worker whose run failed, when a worker's did (its root inherited the obligation)."""
     state: ItemState
     """``open`` or ``resolved``."""
     summary: str
@@ -124,15 +133,23 @@ class ItemReport(BaseModel):
         reopened = last if last is not None and last.change == "reopened" and item.state == "open" else None
         return cls(
             id=item.id, kind=item.kind, check=item.check, check_kind=item.check_kind,
-            claim_id=item.claim_id if item.kind == "claim-contradicted" else None, cwd=item.cwd, state=item.state,
+            claim_id=item.claim_id if item.kind == "claim-contradicted" else None, cwd=item.cwd,
+            failed_by=item.failed_by, state=item.state,
             summary=item.summary, failures=item.repeat_count, first_failed_at=first.origin if first else None,
             last_failed_at=failures[-1].origin if failures else None, last_attempt=item.last_attempt,
-            witness=WitnessRef(call_id=witness.call_id, at=witness.origin)
-            if witness is not None and item.state == "resolved" else None,
+            witness=_witness(item, witness) if witness is not None and item.state == "resolved" else None,
             reopened=Reopening(call_id=reopened.call_id, at=reopened.origin, detail=reopened.detail)
             if reopened is not None else None,
             disposition=item.disposition, correction=item.correction, closes_by=item.closes_by,
         )
+
+
+def _witness(item: Item, transition: Transition) -> WitnessRef:
+    resolution = item.resolution
+    return WitnessRef(call_id=transition.call_id, at=transition.origin,
+                      check=resolution.check if resolution is not None else None,
+                      covering=resolution.covering if resolution is not None else False,
+                      later=resolution is not None and resolution.kind == "reverified-later")
 
 
 class SkippedLine(BaseModel):
@@ -177,7 +194,8 @@ class SessionAudit(BaseModel):
     earlier: tuple[ItemReport, ...] = ()
     """Obligations left unresolved when a later task began."""
     resolved: tuple[ItemReport, ...] = ()
-    """Obligations closed by a witness."""
+    """Obligations closed by a witness: in the task they were opened in (the current one or an
+    earlier one), or later (``witness.later``), by a genuine pass in a task after theirs."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

@@ -7,6 +7,7 @@ last non-blank line, found from the end.
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING
 
 import shellparse
@@ -22,13 +23,13 @@ _TAIL = 4096
 no complete non-blank line."""
 
 
-def failure_summary(family: str, exit_code: int | None, output: str, error_message: str | None,
-                    refuted: str | None) -> str:
-    """What an item says about a failure of a check of ``family`` (redacted). ``refuted`` is the
-    evidence line of a reported pass that its output refuted."""
+def failure_summary(check: str | shellparse.Validation, exit_code: int | None, output: str,
+                    error_message: str | None, refuted: str | None) -> str:
+    """What an item says about a failure of ``check`` (a validation, or a family) (redacted).
+    ``refuted`` is the evidence line of a reported pass that its output refuted."""
     if refuted is not None:
         return redact(f"reported exit 0, but its output shows a failure: {refuted}")
-    evidence = shellparse.failure_evidence(family, output)
+    evidence = shellparse.failure_evidence(check, output)
     detail = evidence or last_line(error_message or output)
     status = f"exited {exit_code}" if exit_code is not None else "failed"
     return redact(f"{status}: {detail}" if detail else status)
@@ -37,23 +38,25 @@ def failure_summary(family: str, exit_code: int | None, output: str, error_messa
 def judged_summary(judgement: Judgement, event: ToolCompleted) -> str:
     """What an item says about a failure a completed command showed (redacted)."""
     check, evidence = judgement.check, judgement.evidence
-    family = check.validation.family
-    if check.failure_eligible and event.exit_code not in (0, None):
-        return failure_summary(family, event.exit_code, event.output or "", event.error_message, None)
-    if evidence is None:  # the host marked it an error without an exit code
-        return failure_summary(family, event.exit_code, event.output or "", event.error_message, None)
+    validation = check.validation
+    if evidence is None or (check.failure_eligible and event.exit_code not in (0, None)):
+        # Its own failing status (or the host's error flag without an exit code).
+        return failure_summary(validation, event.exit_code, event.output or "", event.error_message, None)
     if event.exit_code == 0:
-        return failure_summary(family, 0, "", None, evidence)
+        return failure_summary(validation, 0, "", None, evidence)
     if event.exit_code is None:
         return redact(f"no exit code was reported, but its output shows a failure: {evidence}")
     return redact(f"its output shows a failure (the exit status {event.exit_code} was not its own): {evidence}")
 
 
 def shown(validation: shellparse.Validation) -> str:
-    """A check as an item names it: its statement, after the environment that is part of its identity."""
-    if not validation.environment:
-        return validation.statement
-    return " ".join((*validation.environment, validation.statement))
+    """A check as an item names it: its statement, after the environment that is part of its
+    identity, after the directory it moves into (``cd api && npm test``)."""
+    text = " ".join((*validation.environment, validation.statement)) if validation.environment \
+        else validation.statement
+    if validation.directory is not None:
+        return f"cd {shlex.quote(validation.directory)} && {text}"
+    return text
 
 
 def last_line(text: str) -> str:

@@ -45,8 +45,8 @@ _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
 class _Finding:
     """A check found, and the verdict so far as it is judged outwards."""
 
-    __slots__ = ("chain_source", "cmdlet", "directory", "environment", "identified", "mutations_at", "reasons",
-                 "source", "span")
+    __slots__ = ("after_check", "chain", "chain_source", "cmdlet", "directory", "environment", "identified",
+                 "mutations_at", "reasons", "source", "span")
 
     def __init__(self, identified: Identified, span: Span, directory: str | None,
                  environment: tuple[str, ...] = ()):
@@ -62,6 +62,11 @@ class _Finding:
         self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
         self.mutations_at: int | None = None
         """How many potential mutations the command line had made when the check's statement ended."""
+        self.chain: int | None = None
+        """The `&&` list (or `set -e` script) whose first failure ends it, when the check's failing
+        status ends it: of the checks in one chain, at most one failed in a failing run."""
+        self.after_check = False
+        """Another check ran before it in its chain: a failing status may be that one's."""
 
     def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False,
                 chain: ExitSource | None = None) -> None:
@@ -95,6 +100,8 @@ class Analyzer:
         self.effect: Effect = READ_ONLY
         self.mutations = 0
         """Commands (or redirects) seen so far that may change the workspace."""
+        self.chains = 0
+        """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
 
     def affect(self, effect: Effect) -> None:
         """Note the effect of one more part of the command line."""
@@ -162,9 +169,9 @@ class Analyzer:
             reasons.append(reason("directory", None, directory=finding.directory))
         # A reporting pipe's non-zero status is the check's failure as its zero is its pass (under the
         # host's pipefail); a consumer that fails on its own is the accepted residual, both ways.
-        failure = finding.source in ("check", "reporting-pipe")
+        failure = finding.source in ("check", "reporting-pipe") and not finding.after_check
         after = finding.mutations_at is not None and self.mutations > finding.mutations_at
-        return Check(validation, finding.source, eligible, tuple(reasons), failure, after)
+        return Check(validation, finding.source, eligible, tuple(reasons), failure, after, finding.chain)
 
     # -- scanning -----------------------------------------------------------------------------
 
@@ -180,7 +187,11 @@ class Analyzer:
                 return self._ended(self.command(statement.pipeline.commands[0], env, shell))
         ends = _list_ends(statements)
         findings: list[_Finding] = []
+        chain, checked, errexit_chain = 0, False, 0
         for index, statement in enumerate(statements):
+            if index == 0 or statements[index - 1].op not in ("&&", "||"):
+                self.chains += 1
+                chain, checked = self.chains, checked and env.errexit
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
             before = Before(env.risk, env.pipefail, env.maybe_pipefail, env.errexit)
@@ -192,10 +203,23 @@ class Analyzer:
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.chain_source)
                     mine.extend(inner)
+            if mine:
+                if env.errexit and not errexit_chain:
+                    errexit_chain = chain  # under `set -e` the rest of the script is one chain
+                self._chained(mine, errexit_chain if env.errexit else chain, after=checked)
+                checked = True
             findings.extend(self._ended(mine))
             if index < last or shared:
                 update(env, statements, index, ends[index], shell=shell, text=self.text)
         return findings
+
+    @staticmethod
+    def _chained(findings: list[_Finding], chain: int, *, after: bool) -> None:
+        """The findings of one statement of a chain: ``after`` another check in it."""
+        for finding in findings:
+            if finding.chain is None and finding.chain_source != "masked":
+                finding.chain = chain
+                finding.after_check = after
 
     def _ended(self, findings: list[_Finding]) -> list[_Finding]:
         """The statement holding ``findings`` has ended: what mutates from here on runs after them."""
@@ -377,7 +401,7 @@ def _validation(identified: Identified, statement: str, finding: _Finding) -> Va
     environment = semantic_environment(finding.environment) if finding.environment else ()
     key = digest(identified.kind, finding.directory, identity, environment)
     context = f"{identified.kind}\0{identified.family}\0{finding.directory or ''}\0" + "\0".join(environment)
-    chosen = selection(identified.family, words, context) if identified.kind == "test" else None
+    chosen = selection(identified.family, words, context)
     return Validation(identified.kind, identified.family, statement, finding.directory, key, finding.span,
                       identity_text(environment, identity), environment, chosen)
 

@@ -97,7 +97,10 @@ _GIT_RESET_TREE = frozenset({"--hard", "--merge", "--keep", "--recurse-submodule
 """``git reset`` options that change the working tree (``--soft`` and ``--mixed`` change the index and HEAD only)."""
 _GIT_NEW_BRANCH = frozenset({"-b", "-B", "-c", "-C", "--create", "--force-create", "--orphan"})
 """``git checkout -b NAME`` / ``git switch -c NAME``: a new branch at HEAD, the working tree unchanged."""
-GIT_LISTING = {"stash": ("push", "pop", "apply", "drop", "clear", "save", "store", "create", "branch")}
+GIT_LISTING = {"stash": ("push", "pop", "apply", "drop", "clear", "save", "store", "create", "branch"),
+               "submodule": ("update", "add", "init", "deinit", "sync", "absorbgitdirs", "set-branch", "set-url",
+                             "foreach")}
+"""git subcommands that only list with some arguments (``git stash list``, ``git submodule status``)."""
 GH_WORKSPACE = frozenset({"checkout", "clone", "download", "sync", "develop", "co"})
 """``gh`` subcommands that write into the working tree (``gh pr checkout``, ``gh repo clone``,
 ``gh run download``); every other ``gh`` call talks to the host and changes no file here."""

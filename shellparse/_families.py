@@ -506,6 +506,10 @@ COSMETIC_ENVIRONMENT = frozenset({
     "CARGO_TERM_VERBOSE", "CARGO_TERM_QUIET", "NODE_NO_WARNINGS", "NPM_CONFIG_LOGLEVEL", "npm_config_loglevel",
     "npm_config_color", "NPM_CONFIG_COLOR", "DOTNET_NOLOGO", "DOTNET_CLI_TELEMETRY_OPTOUT",
     "DOTNET_SKIP_FIRST_TIME_EXPERIENCE", "HUSKY", "GIT_TERMINAL_PROMPT", "GH_PROMPT_DISABLED", "TQDM_DISABLE",
+    # Where caches live changes how fast a check runs, not what it checks.
+    "UV_CACHE_DIR", "PIP_CACHE_DIR", "npm_config_cache", "NPM_CONFIG_CACHE", "YARN_CACHE_FOLDER", "GOCACHE",
+    "GOMODCACHE", "MYPY_CACHE_DIR", "RUFF_CACHE_DIR", "PYTHONPYCACHEPREFIX", "XDG_CACHE_HOME", "SCCACHE_DIR",
+    "CARGO_INCREMENTAL", "RUSTC_WRAPPER",
 })
 """Environment variables that change only how a check prints (colour, width, verbosity, paging):
 dropped from its identity. Every other assignment in front of a check, exported before it or set

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from ._results import Validation
 
 _N = r"[1-9]\d*"  # a failure count that is not zero
 _EOL = r"\s*(?=\n|\Z)"  # the end of a line (the markers are searched without re.MULTILINE)
@@ -24,11 +27,14 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "jest": (rf"^Tests:\s+.*\b{_N} failed", rf"^Test Suites:\s+.*\b{_N} failed"),
     "vitest": (rf"^\s*Tests?\s+{_N} failed", rf"^\s*Test Files\s+{_N} failed"),
     "mocha": (rf"^\s*{_N} failing\b",),
-    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile", r"^Diff in \S+"),
+    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile"),
+    "cargo-fmt": (r"^Diff in \S+",),
     "go": (r"^FAIL\b", r"^--- FAIL: ", r"^\S+\.go:\d+:\d+: "),
     "tsc": (r"\berror TS\d+:", rf"^Found {_N} errors?\b"),
     "mypy": (rf"^Found {_N} errors? in \d+ files?", r"^\S+\.pyi?:\d+(:\d+)?: error: "),
-    "ruff": (rf"^Found {_N} errors?\b", r"^Would reformat: ", rf"^{_N} files? would be reformatted"),
+    # `ruff check --fix` that fixed everything says "Found 1 error (1 fixed, 0 remaining)." and passes.
+    "ruff": (rf"^Found {_N} errors?\b(?! \(\d+ fixed, 0 remaining\))",),
+    "ruff-format": (r"^Would reformat: ", rf"^{_N} files? would be reformatted"),
     "ty": (rf"^Found {_N} diagnostics?\b",),
     "eslint": (rf"^\s*✖ {_N} problems?\b", rf"^{_N} problems? \("),
     "pyright": (rf"^{_N} errors?, \d+ warnings?", r"^\s+\S+:\d+:\d+ - error: "),
@@ -37,6 +43,7 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "mise": (r"^\[[^\]\s]+\] ERROR task failed", r"^mise ERROR "),
     "bats": (r"^not ok \d+ ",),
     "rustfmt": (r"^Diff in \S+",),
+    "dotnet-format": (r"\berror WHITESPACE:", r": (?:error|warning) (?:IDE|CA)\d{4}:"),
     "dotnet": (rf"^Failed!\s+-\s+Failed:\s+{_N}", r"^Build FAILED\.", r"\berror (?:CS|MSB|NU|NETSDK|CA|IDE)\d{4}\b",
                # Localised summaries (`dotnet test` prints in the system's language).
                rf"^Başarısız!\s+-\s+Başarısız:\s+{_N}", rf"^Fehler!\s+-\s+Fehler:\s+{_N}",
@@ -59,16 +66,22 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "prettier": (r"^\[warn\] Code style issues", r"^\[error\] "),
 }
 
+SUBCOMMAND_MARKERS: dict[tuple[str, str], str] = {
+    ("ruff", "format"): "ruff-format", ("cargo", "fmt"): "cargo-fmt", ("dotnet", "format"): "dotnet-format",
+}
+"""Subcommands of a family that are another tool, with markers of their own (``ruff format --check``
+never prints ``ruff check``'s "Found N errors")."""
+
 # Which markers to look for per family. A runner behind a script (`npm test`, `make check`, a
 # project's runtests.py) can be any of them, so script-like families look for all test markers.
 _TEST_RUNNERS = ("pytest", "unittest", "jest", "vitest", "mocha", "cargo", "go", "dotnet", "maven", "gradle",
                  "rspec", "phpunit", "ctest", "tox", "nox", "pester", "bats")
-_ANY = (*_TEST_RUNNERS, "tsc", "mypy", "ruff", "ty", "eslint", "pyright", "golangci-lint", "staticcheck", "black",
-        "prettier", "make", "npm")
+_ANY = (*_TEST_RUNNERS, "tsc", "mypy", "ruff", "ruff-format", "cargo-fmt", "ty", "eslint", "pyright", "golangci-lint",
+        "staticcheck", "black", "prettier", "make", "npm")
 FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
     "npm-script": ("npm", *_ANY), "make": ("make", *_ANY), "runtests": _TEST_RUNNERS,
     "test-script": _TEST_RUNNERS, "django": ("unittest",), "turbo": ("npm", *_ANY), "nx": ("npm", *_ANY),
-    "pre-commit": ("ruff", "flake8", "black", "mypy", "eslint", "prettier"), "tox": ("tox", "pytest"),
+    "pre-commit": ("ruff", "ruff-format", "flake8", "black", "mypy", "eslint", "prettier"), "tox": ("tox", "pytest"),
     "nox": ("nox", "pytest"), "vitest": ("vitest",), "jest": ("jest",), "gulp": _ANY, "rake": ("rspec",),
     "ant": ("maven", "gradle"), "composer": ("phpunit",), "artisan": ("phpunit",), "deno": ("tsc",),
     "stack": (), "sbt": (), "dmypy": ("mypy",), "basedpyright": ("pyright",), "svelte-check": ("tsc",),
@@ -204,14 +217,16 @@ def _regions(output: str) -> tuple[tuple[int, int], ...]:
     return (0, head_end), (tail_start, len(output))
 
 
-def failure_evidence(family: str, output: str) -> str | None:
-    """The first line of ``output`` that shows a check of ``family`` failed, if one does.
+def failure_evidence(check: str | Validation, output: str) -> str | None:
+    """The first line of ``output`` that shows a check failed, if one does.
 
-    ``family`` is :attr:`Validation.family`. Only for refuting a reported pass: a ``None`` proves
-    nothing (the output may be cut, or quiet). Only the head and the tail of a long output are
-    read (see :data:`SCAN_HEAD`, :data:`SCAN_TAIL`).
+    ``check`` is the :class:`Validation` (its family and subcommand choose the markers: ``ruff
+    format --check`` has others than ``ruff check``) or a :attr:`Validation.family`. It refutes a
+    reported pass and proves a failure whose status was masked; a ``None`` proves nothing (the
+    output may be cut, or quiet). Only the head and the tail of a long output are read (see
+    :data:`SCAN_HEAD`, :data:`SCAN_TAIL`).
     """
-    markers = _markers(family)
+    markers = _markers(check if isinstance(check, str) else marker_family(check))
     if markers is None or not output:
         return None
     for start, end in _regions(output):
@@ -230,6 +245,14 @@ def failure_evidence(family: str, output: str) -> str | None:
         if found is not None:
             return _line(output, start + found)
     return None
+
+
+def marker_family(validation: Validation) -> str:
+    """Whose failure markers a check's output is read with: its family's, or its subcommand's."""
+    words = validation.statement.split(" ", 2)
+    if len(words) > 1:
+        return SUBCOMMAND_MARKERS.get((validation.family, words[1]), validation.family)
+    return validation.family
 
 
 def _line(output: str, at: int) -> str:

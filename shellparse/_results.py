@@ -56,8 +56,9 @@ class Validation(NamedTuple):
     """The assignments and wrapper choices that are part of the identity (``GOOS=windows``,
     ``docker:api``), sorted; cosmetic ones (``CI``, ``NO_COLOR`` …) are not."""
     selection: Selection | None
-    """For a test run whose family's selection is known, which tests it selects: a genuine pass
-    whose selection covers a failed run's witnesses it (see :func:`covers`)."""
+    """For a run whose family's selection grammar is known (test runners, and linters that take
+    paths), what it selects: a genuine pass whose selection covers a failed run's witnesses it
+    (see :func:`covers`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -95,6 +96,10 @@ class Check(NamedTuple):
     mutates_after: bool
     """Something that may change the workspace runs after the check in the same command line
     (``pytest && sed -i …``): its pass no longer describes the code."""
+    chain: int | None
+    """The ``&&`` list (or ``set -e`` script) the check's failure would end, numbered within the
+    command line: of the checks sharing one, a failing run failed at most one — the first whose
+    output shows a failure — and the later ones never ran."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -105,6 +110,7 @@ class Check(NamedTuple):
             "reasons": [reason.to_dict() for reason in self.reasons],
             "failure_eligible": self.failure_eligible,
             "mutates_after": self.mutates_after,
+            "chain": self.chain,
         }
 
 

@@ -6,7 +6,9 @@ failed run's selection witnesses it: ``go test ./...`` covers ``go test ./pkg/x 
 ``pytest`` covers ``pytest tests/test_a.py::test_b``, ``cargo test`` covers ``cargo test parser::``.
 Never the other way round, and never across runners.
 
-A selection has three parts, read by the family's grammar (:data:`GRAMMARS`, one row a family):
+A selection has three parts, read by the family's grammar (one row a family and subcommand,
+found by :func:`grammar_for`; path-taking linters have one too: ``ruff check .`` covers
+``ruff check src/a.py``):
 
 - the *suite*: everything else that decides what the run checks (runner, subcommand, directory,
   environment, every non-cosmetic option that is not a filter or a target), as a digest;
@@ -50,43 +52,83 @@ class Grammar(NamedTuple):
     """The targets of a run that names none (``go test`` is ``go test .``); empty: everything."""
     positional_filter: bool = False
     """The first positional word is a name filter, not a target (``cargo test parser::``)."""
+    separated_suite: bool = False
+    """The words after ``--`` are another tool's options, part of the suite (``cargo clippy --
+    -D warnings``); otherwise they are read like the others (a test binary's filters)."""
 
 
-GRAMMARS: dict[str, Grammar] = {
-    "go": Grammar(("test",), "go", filters=("-run", "-skip"), default=(".",),
+_CARGO_TARGETS = ("-p", "--package", "--test", "--bin", "--example", "--bench")
+_CARGO_TARGET_FLAGS = ("--lib", "--bins", "--tests", "--examples", "--benches", "--doc", "--all-targets",
+                       "--workspace", "--all")
+_CARGO_VALUES = ("--features", "-F", "--target", "--manifest-path", "--profile", "--config", "-Z", "--target-dir",
+                 "--exclude")
+_GRAMMARS: dict[str, tuple[Grammar, ...]] = {
+    "go": (Grammar(("test",), "go", filters=("-run", "-skip"), default=(".",),
                   values=("-bench", "-benchtime", "-tags", "-ldflags", "-gcflags", "-mod", "-exec", "-cpu",
                           "-shuffle", "-vet", "-C", "-modfile", "-overlay", "-pkgdir", "-asmflags", "-memprofile",
                           "-cpuprofile", "-blockprofile", "-mutexprofile", "-trace", "-fuzz", "-fuzztime")),
-    "pytest": Grammar((), "path", filters=("-k", "-m", "--deselect", "--ignore", "--ignore-glob"),
+           Grammar(("vet",), "go", default=(".",), values=("-tags", "-C", "-mod", "-vettool"))),
+    "pytest": (Grammar((), "path", filters=("-k", "-m", "--deselect", "--ignore", "--ignore-glob"),
                       filter_flags=("--lf", "--last-failed", "--sw", "--stepwise", "--sw-skip"),
                       values=("-p", "-o", "-c", "--rootdir", "--confcutdir", "-W", "--basetemp", "--junitxml",
                               "--junit-xml", "--cov", "--cov-report", "--cov-config", "--cov-fail-under",
-                              "--import-mode", "--log-level", "--timeout", "--randomly-seed", "-P")),
-    "cargo": Grammar(("test",), "cargo", filters=("--skip",), filter_flags=("--exact", "--ignored",
-                                                                            "--include-ignored"),
-                     targets=("-p", "--package", "--test", "--bin", "--example", "--bench"),
-                     target_flags=("--lib", "--bins", "--tests", "--examples", "--benches", "--doc", "--all-targets",
-                                   "--workspace", "--all"),
-                     values=("--features", "-F", "--target", "--manifest-path", "--profile", "--config", "-Z",
-                             "--target-dir", "--exclude"),
-                     positional_filter=True),
-    "jest": Grammar((), "same", filters=("-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns",
+                              "--import-mode", "--log-level", "--timeout", "--randomly-seed", "-P")),),
+    "cargo": (Grammar(("test",), "cargo", filters=("--skip",), filter_flags=("--exact", "--ignored",
+                                                                             "--include-ignored"),
+                      targets=_CARGO_TARGETS, target_flags=_CARGO_TARGET_FLAGS, values=_CARGO_VALUES,
+                      positional_filter=True),
+              Grammar(("clippy",), "cargo", targets=_CARGO_TARGETS, target_flags=_CARGO_TARGET_FLAGS,
+                      values=_CARGO_VALUES, separated_suite=True),
+              Grammar(("check",), "cargo", targets=_CARGO_TARGETS, target_flags=_CARGO_TARGET_FLAGS,
+                      values=_CARGO_VALUES, separated_suite=True)),
+    "jest": (Grammar((), "same", filters=("-t", "--testNamePattern", "--testPathPattern", "--testPathPatterns",
                                          "--selectProjects"),
                     filter_flags=("--onlyChanged", "-o", "--onlyFailures", "-f", "--changedSince", "--lastCommit"),
                     values=("-c", "--config", "--coverageThreshold", "--testTimeout", "--shard", "--env",
-                            "--testEnvironment", "--roots", "--rootDir")),
-    "vitest": Grammar((), "same", filters=("-t", "--testNamePattern", "--project"),
+                            "--testEnvironment", "--roots", "--rootDir")),),
+    "vitest": (Grammar((), "same", filters=("-t", "--testNamePattern", "--project"),
                       filter_flags=("--changed",),
                       values=("-c", "--config", "--root", "--dir", "--environment", "--shard", "--mode",
-                              "--testTimeout", "--coverage.thresholds.lines")),
-    "dotnet": Grammar(("test",), "same", filters=("--filter",),
+                              "--testTimeout", "--coverage.thresholds.lines")),),
+    "dotnet": (Grammar(("test",), "same", filters=("--filter",),
                       values=("-c", "--configuration", "-f", "--framework", "-r", "--runtime", "-a", "--arch",
                               "-s", "--settings", "--results-directory", "--collect", "-e", "--environment",
-                              "--blame-hang-timeout", "--blame-crash-dump-type")),
-    "bats": Grammar((), "path", filters=("-f", "--filter", "--filter-tags", "--filter-status"),
-                    values=("-j", "--jobs", "-F", "--formatter", "-o", "--output", "--report-formatter")),
+                              "--blame-hang-timeout", "--blame-crash-dump-type")),),
+    "bats": (Grammar((), "path", filters=("-f", "--filter", "--filter-tags", "--filter-status"),
+                     values=("-j", "--jobs", "-F", "--formatter", "-o", "--output", "--report-formatter")),),
+    # Linters that take paths: `ruff check .` covers `ruff check src/a.py`.
+    "ruff": (Grammar(("check",), "path", default=(".",),
+                     values=("--select", "--ignore", "--extend-select", "--extend-ignore", "--config",
+                             "--target-version", "--line-length", "--exclude", "--extend-exclude",
+                             "--per-file-ignores", "--fixable", "--unfixable", "--stdin-filename")),
+             Grammar(("format",), "path", default=(".",),
+                     values=("--config", "--line-length", "--target-version", "--exclude", "--extend-exclude",
+                             "--stdin-filename"))),
+    "eslint": (Grammar((), "path", default=(".",),
+                       values=("-c", "--config", "--ext", "--rule", "--max-warnings", "--parser", "--plugin",
+                               "--ignore-pattern", "--ignore-path", "--env", "--global",
+                               "--resolve-plugins-relative-to", "--rulesdir", "--parser-options")),),
+    "flake8": (Grammar((), "path", default=(".",),
+                       values=("--config", "--select", "--ignore", "--extend-ignore", "--extend-select",
+                               "--max-line-length", "--exclude", "--extend-exclude", "--per-file-ignores",
+                               "--max-complexity")),),
+    "black": (Grammar((), "path", values=("--config", "-l", "--line-length", "-t", "--target-version",
+                                          "--include", "--exclude", "--extend-exclude", "--force-exclude")),),
+    "prettier": (Grammar((), "path", values=("--config", "--ignore-path", "--parser", "--plugin",
+                                             "--stdin-filepath")),),
+    "golangci-lint": (Grammar(("run",), "go", default=("./...",), filters=("--new-from-rev", "--new-from-patch"),
+                              filter_flags=("--new", "-n", "--fast", "--fast-only"),
+                              values=("-c", "--config", "-E", "--enable", "-D", "--disable", "--build-tags",
+                                      "--enable-only", "-p", "--presets")),),
 }
-"""Selection grammars by family; a family not listed is compared by its whole identity only."""
+
+
+def grammar_for(family: str, words: tuple[str, ...]) -> Grammar | None:
+    """The selection grammar of a run of ``family`` whose statement is ``words``, if one is known."""
+    for grammar in _GRAMMARS.get(family, ()):
+        if words[1 : 1 + len(grammar.runner)] == grammar.runner:
+            return grammar
+    return None
 
 
 class Selection(NamedTuple):
@@ -110,12 +152,10 @@ class Selection(NamedTuple):
 def selection(family: str, words: tuple[str, ...], context: str) -> Selection | None:
     """The selection of a test run of ``family`` whose cosmetic-free statement is ``words``
     (program first); ``context`` is the rest of its identity (kind, directory, environment)."""
-    grammar = GRAMMARS.get(family)
+    grammar = grammar_for(family, words)
     if grammar is None:
         return None
     args = list(words[1:])
-    if tuple(args[: len(grammar.runner)]) != grammar.runner:
-        return None
     suite = [words[0], *grammar.runner]
     targets: list[str] = []
     filters: list[str] = []
@@ -133,6 +173,9 @@ def _read(grammar: Grammar, args: list[str], suite: list[str], targets: list[str
         index += 1
         if word == "--" and not separated:
             separated = True
+            if grammar.separated_suite:
+                suite.extend(args[index - 1 :])
+                return
             continue
         option, equals, attached = word.partition("=")
         if word.startswith("-") and len(word) > 1:

@@ -38,6 +38,14 @@ def _short(path: str) -> str:
     return path if len(path) <= 60 else "…" + path[-59:]
 
 
+def _one_line(text: str, limit: int = 120) -> str:
+    """A command or a detail on one line: a long one (a here-document, a `gh pr create` body) is cut."""
+    first, newline, _ = text.partition("\n")
+    cut = len(first) > limit
+    shown = first[: limit - 1] if cut else first
+    return shown + " …" if cut or newline else shown
+
+
 def _session(result: SessionAudit) -> list[str]:
     head = f"== {result.path} ({result.format}, {result.lines} lines, {result.tool_calls} tool calls)"
     lines = [head]
@@ -48,7 +56,7 @@ def _session(result: SessionAudit) -> list[str]:
     for row in result.earlier:
         lines.extend(_row("UNRESOLVED (left behind when a later task began)", row))
     for row in result.resolved:
-        lines.extend(_row("resolved", row))
+        lines.extend(_row("resolved later" if row.witness is not None and row.witness.later else "resolved", row))
     if result.read_error:
         lines.append(f"   INCOMPLETE: {result.read_error}; this covers only the lines read")
     if result.skipped_lines:
@@ -66,21 +74,34 @@ def _row(label: str, row: ItemReport) -> list[str]:
         where = f" in {row.cwd}" if row.cwd else ""
         at = row.last_failed_at or row.first_failed_at
         times = f"failed {row.failures}x, last at {at}" if row.failures > 1 else f"failed at {at}"
-        lines = [f"   {label}: `{row.check}` ({row.check_kind}){where}", f"      {times}: {row.summary}"]
+        by = f" (by worker {row.failed_by})" if row.failed_by else ""
+        lines = [f"   {label}: `{row.check}` ({row.check_kind}){where}{by}", f"      {times}: {row.summary}"]
     attempt = row.last_attempt
     if attempt is not None and row.state == "open":
         at = f" ({attempt.origin})" if attempt.origin else ""
-        lines.append(f"      last re-run `{attempt.command}`{at} did not count — {attempt.reason}")
+        lines.append(f"      last re-run `{_one_line(attempt.command or '')}`{at} did not count — "
+                     f"{_one_line(attempt.reason, 200)}")
     if row.reopened is not None:
         at = f" ({row.reopened.at})" if row.reopened.at else ""
-        lines.append(f"      re-opened{at}: {row.reopened.detail}")
+        lines.append(f"      re-opened{at}: {_reopening(row.reopened.detail)}")
     if row.witness is not None:
-        lines.append(f"      witnessed by {row.witness.call_id} at {row.witness.at}")
+        what = f"`{row.witness.check}`" if row.witness.check else str(row.witness.call_id)
+        how = ", a wider run that covers it," if row.witness.covering else ""
+        when = " in a later task" if row.witness.later else ""
+        lines.append(f"      witnessed by {what}{how} at {row.witness.at}{when}")
     if row.disposition:
         lines.append(f"      disposition {row.disposition.kind}: {row.disposition.basis}")
     if row.state == "open":
         lines.append(f"      closes only through: {row.closes_by}")
     return lines
+
+
+def _reopening(detail: str) -> str:
+    """A re-opening's detail with the command in it on one line (a here-document is cut)."""
+    if detail.startswith("`") and "` " in detail:
+        command, _, rest = detail[1:].rpartition("` ")
+        return f"`{_one_line(command)}` {rest}"
+    return _one_line(detail, 200)
 
 
 def _summary(results: list[SessionAudit], skipped: int, policy: Policy) -> str:

@@ -71,6 +71,12 @@ _WRAPPED = re.compile(r"^<(command-name|command-message|command-args|local-comma
 _BASH_INPUT = re.compile(r"^<bash-input>(.*)</bash-input>\s*$", re.S)
 _BASH_OUTPUT = re.compile(r"<(bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
 _INTERRUPTION = "[Request interrupted by user"
+_SESSION_COMMANDS = re.compile(
+    r"^/(?:compact|context|cost|status|model|config|help|memory|permissions|doctor|resume|rewind|export|hooks"
+    r"|agents|mcp|ide|statusline|usage|todos|bashes|release-notes|output-style|privacy-settings|vim)(?:\s.*)?$",
+    re.S)
+"""Claude Code's own commands typed as a prompt (``/compact``): they manage the session, they are no
+new task (a false task boundary would drop open obligations)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +176,7 @@ class ClaudeReader:
             return self._user_shell(shell.group(1), entry, agent)
         if text.startswith(("<bash-stdout>", "<bash-stderr>")):
             return self._user_shell_output(text, agent)
-        if _WRAPPED.match(text):
+        if _WRAPPED.match(text) or _SESSION_COMMANDS.match(text):
             return []
         return [UserMessage(text=text, **base)]
 

@@ -405,6 +405,8 @@ class Run:
     done: int | None = None
     result: Result | None = None
     output: str | None = None
+    orphaned: bool = False
+    """Its agent was disposed before the result came: the result counts for nothing but its effects."""
 
     @property
     def exit_code(self) -> int | None:
@@ -519,6 +521,7 @@ class History:
             else:
                 run.done, run.output = self.tick, data["output"]
                 run.result = Result(data["exit_code"], data["is_error"], data["error_code"])
+                run.orphaned = run.agent != run.root and run.agent not in self.root_of
         elif kind == "user_message":
             if not data["goal"] and self.root(agent) == agent:
                 self.task[agent] = self.tick
@@ -561,7 +564,7 @@ class History:
             tree: bool = True) -> bool:
         """A check run in ``task`` by an agent of the (current) root's tree — by the root itself
         without ``tree`` — (of ``check`` in ``cwd``, if given)."""
-        return ((run.agent == root or tree) and run.root == root and run.task == task
+        return ((run.agent == root or tree) and run.root == root and run.task == task and not run.orphaned
                 and run.shape.check is not None and run.life == self.life.get(root, 0)
                 and (check is None or (run.shape.check == check and run.cwd == cwd)))
 

@@ -22,7 +22,7 @@ def test_audit_reports_the_open_obligation_and_why_the_rerun_did_not_count() -> 
     assert "OPEN: `npm test` (test) in /home/dev/sum-app" in out
     assert "failed at session.jsonl:4" in out
     assert "(session.jsonl:12) did not count — masked" in out
-    assert "resolved: `npm run lint` (lint)" in out and "witnessed by toolu_sumapp0006 at session.jsonl:14" in out
+    assert "resolved: `npm run lint` (lint)" in out and "witnessed by `npm run lint` at session.jsonl:14" in out
 
 
 def test_audit_json_is_one_document() -> None:
