@@ -115,9 +115,11 @@ class Item(BaseModel):
     task: int
     """The agent's task: the tick at which it began."""
     key: str | None
-    """The check's validation key (``None`` for a claim not yet bound to a check)."""
+    """The check's key wherever it runs (``Validation.check_key``; ``None`` for a claim not yet
+    bound to a check)."""
     cwd: str | None
-    """The directory the check ran in, as the host reported it."""
+    """The place the check ran in: the host's working directory joined with the directory the
+    command moved into (``cd api && npm test`` in ``/repo`` ran in ``/repo/api``), normalised."""
     check: str | None
     """The check's statement (``npm test``)."""
     check_kind: CheckKind | None

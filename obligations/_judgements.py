@@ -12,9 +12,11 @@ own:
   is the tracker's question (eligibility, order, mutations);
 - exit 126 or 127 from the check's own program (not executable, not found) means it never ran:
   neither a failure nor a pass;
-- in a failing run of an ``&&`` list (or a ``set -e`` script) at most one of its checks failed:
-  the first whose output shows it — the ones after it never ran, and their markers can only
-  match the failed one's output.
+- in a run of an ``&&`` list (or a ``set -e`` script) that did not exit 0, at most one of its
+  checks failed: the first whose output shows it — the ones after it never ran, and their
+  markers can only match the failed one's output;
+- a check that runs anything (``make``, ``mise run``, an npm script) reads every family's
+  markers, except those of the other checks in the same command: their failures are theirs.
 """
 
 from __future__ import annotations
@@ -49,16 +51,19 @@ def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
     failed = event.is_error or (exit_code is not None and exit_code != 0)
     judgements = []
     ended: set[int] = set()  # chains whose failing check was found: the rest of them never ran
+    families = {shellparse.marker_family(check.validation) for check in analysis.checks}
     for check in analysis.checks:
-        if failed and check.chain in ended:
+        if exit_code != 0 and check.chain in ended:
             continue
-        evidence = shellparse.failure_evidence(check.validation, output) if output else None
+        own = shellparse.marker_family(check.validation)
+        evidence = shellparse.failure_evidence(check.validation, output, besides=families - {own}) \
+            if output else None
         owned = check.failure_eligible and not (check.exit_source == "reporting-pipe" and exit_code == SIGPIPE)
         if failed and owned and exit_code in NOT_RUN_EXITS:
             judgements.append(Judgement(check, "not-run", None))
         elif evidence is not None or (failed and owned):
             judgements.append(Judgement(check, "failed", evidence))
-            if check.chain is not None:
+            if check.chain is not None and exit_code != 0:
                 ended.add(check.chain)
         elif not failed:
             judgements.append(Judgement(check, "passed", None))

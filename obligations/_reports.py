@@ -186,6 +186,11 @@ class SessionAudit(BaseModel):
     """Corrupt or truncated lines skipped."""
     skipped_examples: tuple[SkippedLine, ...] = ()
     """Some of them."""
+    without_exit_code: int = 0
+    """Shell results that carried no exit code (Codex code mode records none): none of them can
+    be a pass, whatever their output says."""
+    abandoned: int = 0
+    """Entries on branches the session abandoned (rewound prompts, a Pi tree's other branches), not replayed."""
     read_error: str | None = None
     """Why reading stopped before the end of the file, if it did: the report covers only the
     lines read, and an obligation it shows open may have been closed further on."""

@@ -7,7 +7,6 @@ last non-blank line, found from the end.
 
 from __future__ import annotations
 
-import shlex
 from typing import TYPE_CHECKING
 
 import shellparse
@@ -51,12 +50,10 @@ def judged_summary(judgement: Judgement, event: ToolCompleted) -> str:
 
 def shown(validation: shellparse.Validation) -> str:
     """A check as an item names it: its statement, after the environment that is part of its
-    identity, after the directory it moves into (``cd api && npm test``)."""
-    text = " ".join((*validation.environment, validation.statement)) if validation.environment \
-        else validation.statement
-    if validation.directory is not None:
-        return f"cd {shlex.quote(validation.directory)} && {text}"
-    return text
+    identity (the directory it moves into is part of the item's place)."""
+    if not validation.environment:
+        return validation.statement
+    return " ".join((*validation.environment, validation.statement))
 
 
 def last_line(text: str) -> str:

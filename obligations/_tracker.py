@@ -31,6 +31,7 @@ from ._events._user_message import UserMessage
 from ._fingerprints import fingerprint, target_fingerprint
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition, item_id
 from ._judgements import Judgement, judge
+from ._location import location
 from ._notices import Notice, open_notice, reminder
 from ._outcomes import EXCLUDED, classify
 from ._redact import redact
@@ -229,7 +230,8 @@ class Tracker:
 
     def _remember(self, root: Agent, pending: Pending, validation: shellparse.Validation) -> None:
         """Keep the call's check for claims that cite it (the newest ones only)."""
-        root.evidence[pending.call_id] = Evidence(validation.key, pending.cwd, validation.statement,
+        root.evidence[pending.call_id] = Evidence(validation.check_key, location(pending.cwd, validation.directory),
+                                                  shown(validation),
                                                   check_kind(validation.kind), validation.family)
         while len(root.evidence) > self.config.claim_evidence:
             root.evidence.popitem(last=False)
@@ -241,13 +243,15 @@ class Tracker:
         tick = self._state.tick
         validation = judgement.check.validation
         summary = judged_summary(judgement, event)
-        ident = item_id(root.id, root.task, "validation-failure", validation.key, pending.cwd)
+        place = location(pending.cwd, validation.directory)
+        ident = item_id(root.id, root.task, "validation-failure", validation.check_key, place)
         item = self._state.items.get(ident)
         limit = self.config.history
         worker = agent.id if agent.id != root.id else None
         if item is None:
-            item = Item(id=ident, kind="validation-failure", agent_id=root.id, task=root.task, key=validation.key,
-                        cwd=pending.cwd, check=shown(validation), check_kind=check_kind(validation.kind),
+            item = Item(id=ident, kind="validation-failure", agent_id=root.id, task=root.task,
+                        key=validation.check_key, cwd=place, check=shown(validation),
+                        check_kind=check_kind(validation.kind),
                         family=validation.family, selection=validation.selection, failed_by=worker, claim_id=None,
                         summary=summary, created_tick=tick, latest_failure_tick=tick,
                         latest_failure_call=pending.call_id)
@@ -261,7 +265,7 @@ class Tracker:
             item.revision += 1
             item.note(Transition(tick=tick, change="failed-again", detail=summary, call_id=pending.call_id,
                                  origin=event.origin), limit)
-        for claim in self._claims(root, validation.key, pending.cwd):
+        for claim in self._claims(root, validation.check_key, place):
             claim.latest_failure_tick, claim.latest_failure_call = tick, pending.call_id
             claim.revision += 1
             claim.state, claim.resolution = "open", None
@@ -286,7 +290,7 @@ class Tracker:
             kind: ResolutionKind = "reverified-later" if earlier else (
                 "reverified-and-corrected" if item.correction else "reverified")
             item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick, kind=kind,
-                                         check=shown(validation), covering=item.key != validation.key)
+                                         check=shown(validation), covering=item.key != validation.check_key)
             item.revision += 1
             item.note(Transition(tick=tick, change="resolved", detail=f"witnessed by `{pending.call.command}`",
                                  call_id=pending.call_id, origin=event.origin), self.config.history)

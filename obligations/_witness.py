@@ -16,6 +16,7 @@ import shellparse
 
 from ._events._tool_completed import ToolCompleted
 from ._items import Item
+from ._location import location
 from ._reports import EndedTask
 from ._state import Pending, Scope
 
@@ -35,9 +36,9 @@ def candidates(items: Iterable[Item], ended: Iterable[EndedTask], root: str, pen
 
 
 def _same_or_covered(item: Item, pending: Pending, validation: shellparse.Validation) -> bool:
-    if item.cwd != pending.cwd:
+    if item.cwd != location(pending.cwd, validation.directory):
         return False
-    if item.key == validation.key:
+    if item.key == validation.check_key:
         return True
     return item.kind == "validation-failure" and item.selection is not None and validation.selection is not None \
         and shellparse.covers(validation.selection, item.selection)

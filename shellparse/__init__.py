@@ -12,7 +12,7 @@ The public API is this module's ``__all__``; everything else lives in private mo
 """
 
 from ._api import analyze, clear_cache, parse
-from ._markers import failure_evidence, rewrite_evidence
+from ._markers import failure_evidence, marker_family, rewrite_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
 from ._reasons import REASONS, ReasonInfo
 from ._results import Analysis, Check, Reason, Validation
@@ -86,6 +86,7 @@ __all__ = [
     "clear_cache",
     "covers",
     "failure_evidence",
+    "marker_family",
     "parse",
     "rewrite_evidence",
 ]

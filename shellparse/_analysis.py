@@ -400,10 +400,11 @@ def _validation(identified: Identified, statement: str, finding: _Finding) -> Va
     identity = statement if words == identified.statement else _statement(words)
     environment = semantic_environment(finding.environment) if finding.environment else ()
     key = digest(identified.kind, finding.directory, identity, environment)
-    context = f"{identified.kind}\0{identified.family}\0{finding.directory or ''}\0" + "\0".join(environment)
+    context = f"{identified.kind}\0{identified.family}\0" + "\0".join(environment)
     chosen = selection(identified.family, words, context)
+    anywhere = digest(identified.kind, None, identity, environment) if finding.directory is not None else key
     return Validation(identified.kind, identified.family, statement, finding.directory, key, finding.span,
-                      identity_text(environment, identity), environment, chosen)
+                      identity_text(environment, identity), environment, anywhere, chosen)
 
 
 def _statement(parts: tuple[str, ...]) -> str:

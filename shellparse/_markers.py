@@ -9,6 +9,7 @@ each matches a summary line with a non-zero failure count, or a runner's own fai
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -183,8 +184,8 @@ def _literal(marker: str) -> str:
 
 
 @cache
-def _markers(family: str) -> _Markers | None:
-    groups = FAMILY_MARKERS.get(family, (family,))
+def _markers(family: str, besides: frozenset[str] = frozenset()) -> _Markers | None:
+    groups = [group for group in FAMILY_MARKERS.get(family, (family,)) if group == family or group not in besides]
     alternatives = list(dict.fromkeys(marker for group in groups for marker in MARKERS.get(group, ())))
     if not alternatives:
         return None
@@ -217,16 +218,18 @@ def _regions(output: str) -> tuple[tuple[int, int], ...]:
     return (0, head_end), (tail_start, len(output))
 
 
-def failure_evidence(check: str | Validation, output: str) -> str | None:
+def failure_evidence(check: str | Validation, output: str, *, besides: Iterable[str] = ()) -> str | None:
     """The first line of ``output`` that shows a check failed, if one does.
 
     ``check`` is the :class:`Validation` (its family and subcommand choose the markers: ``ruff
-    format --check`` has others than ``ruff check``) or a :attr:`Validation.family`. It refutes a
-    reported pass and proves a failure whose status was masked; a ``None`` proves nothing (the
-    output may be cut, or quiet). Only the head and the tail of a long output are read (see
-    :data:`SCAN_HEAD`, :data:`SCAN_TAIL`).
+    format --check`` has others than ``ruff check``) or a :attr:`Validation.family`. ``besides``
+    names marker families to leave out — those of the other checks of the same command line,
+    whose failures a runner of anything (``make``, ``mise run``, an npm script) would otherwise
+    read as its own (see :func:`marker_family`). It refutes a reported pass and proves a failure
+    whose status was masked; a ``None`` proves nothing (the output may be cut, or quiet). Only the
+    head and the tail of a long output are read (see :data:`SCAN_HEAD`, :data:`SCAN_TAIL`).
     """
-    markers = _markers(check if isinstance(check, str) else marker_family(check))
+    markers = _markers(check if isinstance(check, str) else marker_family(check), frozenset(besides))
     if markers is None or not output:
         return None
     for start, end in _regions(output):

@@ -55,6 +55,10 @@ class Validation(NamedTuple):
     environment: tuple[str, ...]
     """The assignments and wrapper choices that are part of the identity (``GOOS=windows``,
     ``docker:api``), sorted; cosmetic ones (``CI``, ``NO_COLOR`` …) are not."""
+    check_key: str
+    """The same digest without the directory: equal check keys are the same check wherever it
+    runs (a tracker pairs it with the place it runs in: the host's working directory joined with
+    :attr:`directory`, so ``cd api && npm test`` in ``/repo`` is ``npm test`` in ``/repo/api``)."""
     selection: Selection | None
     """For a run whose family's selection grammar is known (test runners, and linters that take
     paths), what it selects: a genuine pass whose selection covers a failed run's witnesses it
@@ -71,6 +75,7 @@ class Validation(NamedTuple):
             "span": list(self.span),
             "identity": self.identity,
             "environment": list(self.environment),
+            "check_key": self.check_key,
             "selection": self.selection.to_dict() if self.selection is not None else None,
         }
 

@@ -57,6 +57,11 @@ def _session(result: SessionAudit) -> list[str]:
         lines.extend(_row("UNRESOLVED (left behind when a later task began)", row))
     for row in result.resolved:
         lines.extend(_row("resolved later" if row.witness is not None and row.witness.later else "resolved", row))
+    if result.without_exit_code and (result.open or result.earlier):
+        lines.append(f"   note: {result.without_exit_code} shell result(s) carried no exit code (a pass needs one)")
+    if result.abandoned:
+        lines.append(f"   note: {result.abandoned} entries on abandoned branches (rewound or replaced) "
+                     "were not replayed")
     if result.read_error:
         lines.append(f"   INCOMPLETE: {result.read_error}; this covers only the lines read")
     if result.skipped_lines:

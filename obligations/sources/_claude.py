@@ -13,6 +13,9 @@ How host facts are mapped:
   shell (``<bash-input>``) is a ``Bash`` call of its own, without an exit code.
 - Compaction: a ``compact_boundary`` system entry and the ``isCompactSummary`` entry after it
   are one ``Compaction`` carrying the summary text.
+- Rewinds (``/rewind``, an edited prompt) leave the replaced prompt's subtree in the file: only
+  the active branch is replayed (see ``_claude_branch``), and the report counts the entries left
+  out as ``abandoned``.
 - Sub-agents: entries with ``isSidechain`` belong to their ``agentId`` (``sidechain`` when it is
   missing); ``agent_progress`` entries that mirror a sub-agent's messages into the main file
   are read the same way. Each sub-agent is announced by ``AgentSpawned(parent_id="root",
