@@ -20,14 +20,14 @@ _N = r"[1-9]\d*"  # a failure count that is not zero
 _EOL = r"\s*(?=\n|\Z)"  # the end of a line (the markers are searched without re.MULTILINE)
 
 MARKERS: dict[str, tuple[str, ...]] = {
-    "npm": (r"^npm (ERR!|error) ", r"ERR_PNPM_\w+", r"^\s*ELIFECYCLE\b.*\bfailed",
+    "npm": (r"^npm (ERR!|error) ", r"ERR_PNPM_\w+", r"^[ \t]*ELIFECYCLE\b.*\bfailed",
             rf"^error Command failed with exit code {_N}", rf'^error: script ".*" exited with code {_N}'),
     "pytest": (rf"^=*\s*(\d+ \w+, )*{_N} (failed|errors?)\b.* in [\d.]+s", rf"^{_N} (failed|errors?)\b.* in [\d.]+s",
                r"^(FAILED|ERROR) \S+::"),
     "unittest": (r"^FAILED \((failures|errors)=\d+",),
     "jest": (rf"^Tests:\s+.*\b{_N} failed", rf"^Test Suites:\s+.*\b{_N} failed"),
-    "vitest": (rf"^\s*Tests?\s+{_N} failed", rf"^\s*Test Files\s+{_N} failed"),
-    "mocha": (rf"^\s*{_N} failing\b",),
+    "vitest": (rf"^[ \t]*Tests?\s+{_N} failed", rf"^[ \t]*Test Files\s+{_N} failed"),
+    "mocha": (rf"^[ \t]*{_N} failing\b",),
     "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile"),
     "cargo-fmt": (r"^Diff in \S+",),
     "go": (r"^FAIL\b", r"^--- FAIL: ", r"^\S+\.go:\d+:\d+: "),
@@ -37,8 +37,8 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "ruff": (rf"^Found {_N} errors?\b(?! \(\d+ fixed, 0 remaining\))",),
     "ruff-format": (r"^Would reformat: ", rf"^{_N} files? would be reformatted"),
     "ty": (rf"^Found {_N} diagnostics?\b",),
-    "eslint": (rf"^\s*✖ {_N} problems?\b", rf"^{_N} problems? \("),
-    "pyright": (rf"^{_N} errors?, \d+ warnings?", r"^\s+\S+:\d+:\d+ - error: "),
+    "eslint": (rf"^[ \t]*✖ {_N} problems?\b", rf"^{_N} problems? \("),
+    "pyright": (rf"^{_N} errors?, \d+ warnings?", r"^[ \t]+\S+:\d+:\d+ - error: "),
     "golangci-lint": (rf"^{_N} issues?[:.]", r"^level=error\b", rf"^\S+\.go:\d+(:\d+)?: .+ \([\w-]+\){_EOL}"),
     "staticcheck": (rf"^\S+\.go:\d+:\d+: .+ \((?:SA|S|ST|QF|U)\d{{4}}\){_EOL}",),
     "mise": (r"^\[[^\]\s]+\] ERROR task failed", r"^mise ERROR "),
@@ -56,7 +56,7 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "rspec": (rf"^\d+ examples?, {_N} failures?",),
     "phpunit": (r"^FAILURES!", r"^ERRORS!"),
     "ctest": (r"^The following tests FAILED:", rf"tests passed, {_N} tests? failed out of"),
-    "tox": (r"^ERROR: .*commands? failed", r"^\s*\S+: FAIL\b", r"^\s*\S+: commands failed"),
+    "tox": (r"^ERROR: .*commands? failed", r"^[ \t]*\S+: FAIL\b", r"^[ \t]*\S+: commands failed"),
     "nox": (r"^nox > Session .* failed",),
     "swift": (rf"with {_N} failures?", r"^error: "),
     "pester": (rf"Tests Passed: \d+, Failed: {_N}", rf"\bFailed: {_N}\b.*\bSkipped: \d+"),
@@ -272,8 +272,8 @@ REWRITE_MARKERS: tuple[str, ...] = (
     r"\([1-9]\d* fixed, \d+ remaining\)",  # ruff check --fix
     r"\b[1-9]\d* files? reformatted\b",  # ruff format, black
     r"^reformatted \S+",  # black
-    r"^\s*Fixed \S+ \(\d+ fix(?:es)?\)",  # cargo clippy --fix, cargo fix
-    r"^\s*Formatted [1-9]\d* files?\b",  # dprint, deno fmt
+    r"^[ \t]*Fixed \S+ \(\d+ fix(?:es)?\)",  # cargo clippy --fix, cargo fix
+    r"^[ \t]*Formatted [1-9]\d* files?\b",  # dprint, deno fmt
 )
 """Lines that show a command rewrote files while it ran (``npm run check`` running a formatter
 with ``--write``): the run is a mutation as well as evidence."""

@@ -86,10 +86,11 @@ _GRAMMARS: dict[str, tuple[Grammar, ...]] = {
                     filter_flags=("--onlyChanged", "-o", "--onlyFailures", "-f", "--changedSince", "--lastCommit"),
                     values=("-c", "--config", "--coverageThreshold", "--testTimeout", "--shard", "--env",
                             "--testEnvironment", "--roots", "--rootDir")),),
-    "vitest": (Grammar((), "same", filters=("-t", "--testNamePattern", "--project"),
-                      filter_flags=("--changed",),
-                      values=("-c", "--config", "--root", "--dir", "--environment", "--shard", "--mode",
-                              "--testTimeout", "--coverage.thresholds.lines")),),
+    "vitest": tuple(Grammar(runner, "same", filters=("-t", "--testNamePattern", "--project"),
+                            filter_flags=("--changed",),
+                            values=("-c", "--config", "--root", "--dir", "--environment", "--shard", "--mode",
+                                    "--testTimeout", "--coverage.thresholds.lines"))
+                    for runner in (("run",), ())),
     "dotnet": (Grammar(("test",), "same", filters=("--filter",),
                       values=("-c", "--configuration", "-f", "--framework", "-r", "--runtime", "-a", "--arch",
                               "-s", "--settings", "--results-directory", "--collect", "-e", "--environment",
@@ -275,7 +276,7 @@ def _cargo_covers(wide: tuple[str, ...], narrow: tuple[str, ...]) -> bool:
     and target kinds (``--lib``, ``--test x`` …; none means what a plain ``cargo test`` runs)."""
     wide_packages = {t.partition("=")[2] for t in wide if t.startswith(_CARGO_PACKAGES)} or {""}
     narrow_packages = {t.partition("=")[2] for t in narrow if t.startswith(_CARGO_PACKAGES)} or {""}
-    if _CARGO_WHOLE.isdisjoint(wide) and not narrow_packages <= wide_packages:
+    if _CARGO_WHOLE.isdisjoint(wide) and (not _CARGO_WHOLE.isdisjoint(narrow) or not narrow_packages <= wide_packages):
         return False
     wide_kinds = [t for t in wide if not t.startswith(_CARGO_PACKAGES) and t not in _CARGO_WHOLE]
     narrow_kinds = [t for t in narrow if not t.startswith(_CARGO_PACKAGES) and t not in _CARGO_WHOLE]

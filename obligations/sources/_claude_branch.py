@@ -21,7 +21,8 @@ from typing import Any
 
 from ._lines import parse_line, read_lines
 
-_USER = b'"type":"user"'
+_USER = b'"user"'
+"""In every user entry (``"type":"user"``, however the JSON is spaced); the entry is parsed to be sure."""
 _TOOL_RESULT = b'"tool_use_id"'
 
 Select = Callable[[int, dict[str, Any]], bool]
