@@ -152,6 +152,8 @@ class Item(BaseModel):
     """For a claim, its latest correction."""
     resolution: Resolution | None = None
     """How it was closed, while it is resolved."""
+    undone: Resolution | None = None
+    """The witness a later potential edit undid, while the item is open again after it."""
     last_attempt: Attempt | None = None
     """The last run that reported success but did not witness it, and why."""
     reminded_revision: int = 0

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 
 from shellparse import CheckKind
 
-from ._items import Attempt, Correction, Disposition, Item, Transition
+from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._vocabulary import ItemKind, ItemState, TranscriptFormat
 
 _FROZEN = ConfigDict(extra="ignore", frozen=True)
@@ -79,6 +79,8 @@ class Reopening(BaseModel):
     """Where it was read from, if known."""
     detail: str
     """What happened, in a line."""
+    witness: WitnessRef | None = None
+    """The witness it undid."""
 
 
 class ItemReport(BaseModel):
@@ -137,15 +139,19 @@ class ItemReport(BaseModel):
             failed_by=item.failed_by, state=item.state,
             summary=item.summary, failures=item.repeat_count, first_failed_at=first.origin if first else None,
             last_failed_at=failures[-1].origin if failures else None, last_attempt=item.last_attempt,
-            witness=_witness(item, witness) if witness is not None and item.state == "resolved" else None,
-            reopened=Reopening(call_id=reopened.call_id, at=reopened.origin, detail=reopened.detail)
-            if reopened is not None else None,
+            witness=_witness(item.resolution, witness) if witness is not None and item.state == "resolved" else None,
+            reopened=_reopening(item, reopened) if reopened is not None else None,
             disposition=item.disposition, correction=item.correction, closes_by=item.closes_by,
         )
 
 
-def _witness(item: Item, transition: Transition) -> WitnessRef:
-    resolution = item.resolution
+def _reopening(item: Item, transition: Transition) -> Reopening:
+    undone = next((t for t in reversed(item.history) if t.change == "resolved"), None)
+    witness = _witness(item.undone, undone) if undone is not None and item.undone is not None else None
+    return Reopening(call_id=transition.call_id, at=transition.origin, detail=transition.detail, witness=witness)
+
+
+def _witness(resolution: Resolution | None, transition: Transition) -> WitnessRef:
     return WitnessRef(call_id=transition.call_id, at=transition.origin,
                       check=resolution.check if resolution is not None else None,
                       covering=resolution.covering if resolution is not None else False,

@@ -286,7 +286,7 @@ class Tracker:
                 item.last_attempt = Attempt(call_id=pending.call_id, tick=tick, reason=reason,
                                             command=pending.call.command, origin=event.origin)
                 continue
-            item.state = "resolved"
+            item.state, item.undone = "resolved", None
             kind: ResolutionKind = "reverified-later" if earlier else (
                 "reverified-and-corrected" if item.correction else "reverified")
             item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick, kind=kind,
@@ -310,10 +310,13 @@ class Tracker:
         what = f"`{call.command}`" if call is not None and call.command else (call.tool if call else "a call")
         detail = detail or f"{what} may have edited the workspace after the witness"
         tick = self._state.tick
-        later = (item for task in self._state.ended if task.agent_id == root.id for item in task.unresolved)
+        # An earlier task's item a pass of this task resolved is re-opened like this task's own; one
+        # resolved in a task that has ended since stays as that task left it.
+        later = (item for task in self._state.ended if task.agent_id == root.id for item in task.unresolved
+                 if item.resolution is not None and item.resolution.tick >= root.task)
         for item in itertools.chain(self._state.items.values(), later):
             if item.agent_id == root.id and item.state == "resolved":
-                item.state, item.resolution = "open", None
+                item.state, item.undone, item.resolution = "open", item.resolution, None
                 item.revision += 1
                 item.note(Transition(tick=tick, change="reopened", detail=detail, call_id=call_id, origin=origin),
                           self.config.history)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from obligations import ItemReport, SessionAudit
+from obligations import ItemReport, SessionAudit, WitnessRef
 from shellparse import Policy
 
 
@@ -89,16 +89,23 @@ def _row(label: str, row: ItemReport) -> list[str]:
     if row.reopened is not None:
         at = f" ({row.reopened.at})" if row.reopened.at else ""
         lines.append(f"      re-opened{at}: {_reopening(row.reopened.detail)}")
+        if row.reopened.witness is not None:
+            lines.append(f"      (it had been {_witnessed(row.reopened.witness)})")
     if row.witness is not None:
-        what = f"`{row.witness.check}`" if row.witness.check else str(row.witness.call_id)
-        how = ", a wider run that covers it," if row.witness.covering else ""
-        when = " in a later task" if row.witness.later else ""
-        lines.append(f"      witnessed by {what}{how} at {row.witness.at}{when}")
+        lines.append(f"      {_witnessed(row.witness)}")
     if row.disposition:
         lines.append(f"      disposition {row.disposition.kind}: {row.disposition.basis}")
     if row.state == "open":
         lines.append(f"      closes only through: {row.closes_by}")
     return lines
+
+
+def _witnessed(witness: WitnessRef) -> str:
+    """``witnessed by `go test ./...`, a wider run that covers it, at s.jsonl:9 in a later task``."""
+    what = f"`{witness.check}`" if witness.check else str(witness.call_id)
+    how = ", a wider run that covers it," if witness.covering else ""
+    when = " in a later task" if witness.later else ""
+    return f"witnessed by {what}{how} at {witness.at}{when}"
 
 
 def _reopening(detail: str) -> str:

@@ -138,6 +138,18 @@ def test_a_later_tasks_genuine_pass_resolves_an_earlier_tasks_item_later() -> No
     assert [item.state for item in ended.unresolved] == ["open"] and ended.resolved_later == ()
 
 
+def test_an_item_resolved_later_stays_resolved_once_that_task_ends_too() -> None:
+    """Resolved in the second task, an earlier task's item is not re-opened by an edit in the third."""
+    s = Session()
+    s.run("npm test", 1, "Tests: 1 failed")
+    s.tracker.handle(UserMessage(text="now update the docs"))
+    s.run("npm test", 0, "Tests: 5 passed")
+    s.tracker.handle(UserMessage(text="and the changelog"))
+    s.edit()
+    first = s.tracker.ended_tasks()[0]
+    assert first.unresolved == () and [item.check for item in first.resolved_later] == ["npm test"]
+
+
 def test_an_ended_tasks_resolved_items_are_kept_for_the_report() -> None:
     """A task whose `go test` failed, re-opened and was then resolved still shows it when the next task begins."""
     s = Session()

@@ -81,7 +81,7 @@ def test_audit_policy_strict_refuses_reporting_pipes(tmp_path: Path) -> None:
 
 
 def test_audit_says_which_edit_reopened_a_witnessed_check(tmp_path: Path) -> None:
-    """An edit after the witness re-opens the check; the report names that edit and still points at the failure."""
+    """An edit after the witness re-opens the check; the report names the edit, the witness it undid, the failure."""
     path = codex_rollout(tmp_path / "s.jsonl", passes=True)
     path.write_text(path.read_text() + "".join(json.dumps(entry) + "\n" for entry in codex_patch("c4", "src/b.ts")))
     done = witness("audit", str(path))
@@ -89,6 +89,7 @@ def test_audit_says_which_edit_reopened_a_witnessed_check(tmp_path: Path) -> Non
     assert done.returncode == 1
     assert "OPEN: `npm test` (test) in /repo\n      failed at s.jsonl:6: exited 1: Tests:  1 failed" in out
     assert "re-opened (s.jsonl:12): apply_patch may have edited the workspace after the witness" in out
+    assert "(it had been witnessed by `npm test` at s.jsonl:" in out
 
 @pytest.mark.parametrize(
     ("args", "message"),
