@@ -11,7 +11,9 @@ own:
 - exit 0 (or a result without an exit code) is a candidate pass; whether it witnesses anything
   is the tracker's question (eligibility, order, mutations);
 - exit 126 or 127 from the check's own program (not executable, not found) means it never ran:
-  neither a failure nor a pass;
+  neither a failure nor a pass; so does a failure whose only evidence is its runner saying it
+  found nothing to run as asked (``shellparse.not_run_evidence``: no such script, target, test
+  target or project);
 - in a run of an ``&&`` list (or a ``set -e`` script) that did not exit 0, at most one of its
   checks failed: the first whose output shows it — the ones after it never ran, and their
   markers can only match the failed one's output;
@@ -38,7 +40,8 @@ class Judgement(NamedTuple):
     verdict: Judged
     """``failed``, ``passed`` (a candidate pass) or ``not-run``."""
     evidence: str | None
-    """The line of the output that shows it failed, when its output does."""
+    """The line of the output that shows it failed (or, for ``not-run``, that it found nothing to
+    run), when its output does."""
 
 
 def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
@@ -59,8 +62,14 @@ def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
         evidence = shellparse.failure_evidence(check.validation, output, besides=families - {own}) \
             if output else None
         owned = check.failure_eligible and not (check.exit_source == "reporting-pipe" and exit_code == SIGPIPE)
+        absent = shellparse.not_run_evidence(check.validation, output) \
+            if output and (evidence is not None or failed) else None
         if failed and owned and exit_code in NOT_RUN_EXITS:
             judgements.append(Judgement(check, "not-run", None))
+        elif absent is not None and evidence in (None, absent):
+            judgements.append(Judgement(check, "not-run", absent))
+            if check.chain is not None and exit_code != 0:
+                ended.add(check.chain)
         elif evidence is not None or (failed and owned):
             judgements.append(Judgement(check, "failed", evidence))
             if check.chain is not None and exit_code != 0:

@@ -12,7 +12,7 @@ The public API is this module's ``__all__``; everything else lives in private mo
 """
 
 from ._api import analyze, clear_cache, parse
-from ._markers import failure_evidence, marker_family, rewrite_evidence
+from ._markers import failure_evidence, marker_family, not_run_evidence, rewrite_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
 from ._reasons import REASONS, ReasonInfo
 from ._results import Analysis, Check, Reason, Validation
@@ -87,6 +87,7 @@ __all__ = [
     "covers",
     "failure_evidence",
     "marker_family",
+    "not_run_evidence",
     "parse",
     "rewrite_evidence",
 ]

@@ -299,3 +299,45 @@ def rewrite_evidence(output: str) -> str | None:
         if found is not None:
             return _line(plain, found.start())
     return None
+
+
+NOT_RUN_MARKERS: dict[str, tuple[str, ...]] = {
+    "npm-script": (r"^npm (?:ERR!|error) [Mm]issing script: ", r"\bERR_PNPM_NO_SCRIPT\b",
+                   r'^error Command "[^"]+" not found\.'),
+    "make": (r"^make: \*\*\* No rule to make target '[^']+'\.\s+Stop\.",
+             r"^make: \*\*\* No targets specified and no makefile found\."),
+    "just": (r"^error: Justfile does not contain recipe ", r"^error: No justfile found"),
+    "cargo": (r"^error: no library targets found in package ", r"^error: no (?:test|bin|example|bench) target named ",
+              r"^error: package ID specification `[^`]+` did not match any packages",
+              r"^error: could not find `Cargo\.toml` in "),
+    "pytest": (r"^ERROR: file or directory not found: ", r"^ERROR: not found: "),
+    "go": (r"^no Go files in ", r"^go: cannot find main module"),
+    "dotnet": (r"\berror MSB1009: ", r"\berror MSB1003: "),
+}
+"""Lines that show a check never ran: its runner found nothing to run as asked (no such script,
+target, recipe, test target, file or project — ``cargo test --lib`` in a package without a
+library, ``dotnet test`` from the wrong directory). Like exit 126/127, such a run is neither a
+failure nor a pass: the check as written can never pass, so an obligation on it would stay open
+however the code changed. Only a family's own lines count (``make test`` whose recipe runs a
+misspelt ``cargo test`` target did run, and failed)."""
+
+
+@cache
+def _not_run(family: str) -> re.Pattern[str] | None:
+    markers = NOT_RUN_MARKERS.get(family)
+    return re.compile("|".join(f"(?:{marker})" for marker in markers), re.MULTILINE) if markers else None
+
+
+def not_run_evidence(check: str | Validation, output: str) -> str | None:
+    """The first line of ``output`` that shows the check never ran (see :data:`NOT_RUN_MARKERS`),
+    if one does; ``check`` is the :class:`Validation` or its :attr:`~Validation.family`."""
+    pattern = _not_run(check if isinstance(check, str) else check.family)
+    if pattern is None or not output:
+        return None
+    for start, end in _regions(output):
+        text = output[start:end]
+        plain = _ANSI.sub("", text) if "\x1b" in text else text
+        found = pattern.search(plain)
+        if found is not None:
+            return _line(plain, found.start())
+    return None

@@ -8,11 +8,19 @@ import json
 from pathlib import Path
 from typing import Any
 
-from obligations import ToolCompleted, ToolDispatched, UserMessage
+from obligations import ToolCompleted, ToolDispatched, UserMessage, audit
 from obligations.sources import open_transcript
 from tests.obligations.test_sources_formats import bash, claude, result
 from tests.obligations.test_sources_pi import pi, pi_header, pi_result, pi_user
-from tests.obligations.transcript_files import codex, codex_call, codex_output, replay, results, write_jsonl
+from tests.obligations.transcript_files import (
+    codex,
+    codex_call,
+    codex_output,
+    codex_run,
+    replay,
+    results,
+    write_jsonl,
+)
 
 
 def chained(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -95,6 +103,22 @@ def test_codex_exit_code_without_exec_command_end_comes_from_the_output_header(t
     tracker, events = replay(path)
     assert [results(events)[call].exit_code for call in ("c1", "c2")] == [101, 0]
     assert [(item.check, item.state) for item in tracker.all_items()] == [("cargo test -q monorepo", "resolved")]
+
+
+def test_auditing_a_codex_sub_agents_own_rollout_judges_its_checks(tmp_path: Path) -> None:
+    """A sub-agent's rollout (`source: {subagent: …}`) whose `npm run build` failed four times reports
+    that failure, under the worker, instead of "no checks failed"."""
+    runs = [entry for n in range(4) for entry in codex_run(f"c{n}", "npm run build", 1, "npm error code 2")]
+    path = write_jsonl(tmp_path / "rollout-worker.jsonl", [
+        codex("session_meta", {"id": "worker-1", "cwd": "/repo",
+                               "source": {"subagent": {"thread_spawn": {"parent_thread_id": "root-thread"}}}}),
+        codex("response_item", {"type": "message", "role": "user",
+                                "content": [{"type": "input_text", "text": "fix the build"}]}),
+        *runs,
+    ])
+    report = audit(path)
+    (row,) = report.open
+    assert (row.check, row.failed_by, row.failures) == ("npm run build", "worker-1", 4)
 
 
 def cell(call_id: str, source: str) -> dict[str, Any]:

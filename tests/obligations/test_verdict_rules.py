@@ -3,6 +3,8 @@ sessions show (tests/fixtures/transcripts/real/ replays the sessions themselves)
 
 from __future__ import annotations
 
+import pytest
+
 from obligations import AgentSpawned, UserMessage
 from tests.obligations.test_tracker_scenarios import Session
 
@@ -50,6 +52,29 @@ def test_127_behind_a_mask_is_not_the_checks_own() -> None:
     assert s.items() == []
     outcomes = [row["outcome"] for row in s.tracker.snapshot()["agents"]["root"]["escalation"]["evidence"]]
     assert outcomes == ["unknown-failure"]
+
+
+@pytest.mark.parametrize(("command", "exit_code", "output"), [
+    ("cargo test structured_argv --lib", 101, "error: no library targets found in package `hk`"),
+    ("dotnet test tests/A.Tests/A.Tests.csproj | grep -E 'error [A-Z]'", 0,
+     "MSBUILD : error MSB1009: Proje dosyası yok."),
+    ("npm run typecheck", 1, 'npm error Missing script: "typecheck"'),
+    ("make check", 2, "make: *** No rule to make target 'check'.  Stop."),
+    ("pytest tests/test_gone.py -q", 4, "ERROR: file or directory not found: tests/test_gone.py"),
+])
+def test_a_runner_that_found_nothing_to_run_is_no_failure(command: str, exit_code: int, output: str) -> None:
+    """A check whose runner says there is nothing to run as asked (no library target, no project file,
+    no such script or target) never ran: it opens nothing, where a real failure of it would."""
+    s = Session()
+    s.run(command, exit_code, output)
+    assert s.items() == []
+
+
+def test_a_missing_target_inside_a_runners_recipe_is_the_runners_failure() -> None:
+    """`make test` whose recipe runs a `cargo test --lib` that finds no library did run, and failed."""
+    s = Session()
+    s.run("make test", 2, "error: no library targets found in package `hk`\nmake: *** [test] Error 101")
+    assert states(s) == [("make test", None, "open")]
 
 
 # -- 3. cosmetic options and semantic environment -------------------------------------------------
