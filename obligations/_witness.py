@@ -47,7 +47,7 @@ def _same_or_covered(item: Item, pending: Pending, validation: shellparse.Valida
 def why_not(item: Item, pending: Pending, event: ToolCompleted, check: shellparse.Check, scope: Scope) -> str | None:
     """Why this run does not witness ``item`` (``None`` when it does)."""
     if event.exit_code is None:
-        return "no exit code was reported, and no exit code is never a pass"
+        return "no exit code was reported (a result without one is never a pass)"
     if not check.witness_eligible:
         masks = [r for r in check.reasons if r.level == "masks"]
         if masks:

@@ -309,17 +309,20 @@ NOT_RUN_MARKERS: dict[str, tuple[str, ...]] = {
     "just": (r"^error: Justfile does not contain recipe ", r"^error: No justfile found"),
     "cargo": (r"^error: no library targets found in package ", r"^error: no (?:test|bin|example|bench) target named ",
               r"^error: package ID specification `[^`]+` did not match any packages",
-              r"^error: could not find `Cargo\.toml` in "),
+              r"^error: could not find `Cargo\.toml` in ",
+              # the toolchain or the network refused before anything was compiled
+              r"^error: rustc \S+ is not supported by the following packages?:", r"^error: failed to download from `"),
     "pytest": (r"^ERROR: file or directory not found: ", r"^ERROR: not found: "),
     "go": (r"^no Go files in ", r"^go: cannot find main module"),
     "dotnet": (r"\berror MSB1009: ", r"\berror MSB1003: "),
 }
 """Lines that show a check never ran: its runner found nothing to run as asked (no such script,
 target, recipe, test target, file or project — ``cargo test --lib`` in a package without a
-library, ``dotnet test`` from the wrong directory). Like exit 126/127, such a run is neither a
-failure nor a pass: the check as written can never pass, so an obligation on it would stay open
-however the code changed. Only a family's own lines count (``make test`` whose recipe runs a
-misspelt ``cargo test`` target did run, and failed)."""
+library, ``dotnet test`` from the wrong directory), or stopped before building anything (cargo's
+toolchain too old for a dependency, a crate that could not be downloaded). Like exit 126/127,
+such a run is neither a failure nor a pass: it says nothing about the code, and an obligation on
+the check as written would stay open however the code changed. Only a family's own lines count
+(``make test`` whose recipe runs a misspelt ``cargo test`` target did run, and failed)."""
 
 
 @cache

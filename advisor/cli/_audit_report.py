@@ -3,6 +3,7 @@ JSON document for programs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from obligations import ItemReport, SessionAudit, WitnessRef
@@ -39,7 +40,14 @@ def _short(path: str) -> str:
 
 
 def _one_line(text: str, limit: int = 120) -> str:
-    """A command or a detail on one line: a long one (a here-document, a `gh pr create` body) is cut."""
+    """A command or a detail on one line: a script of several lines is joined with ``;`` (a line
+    continued with ``\\`` with a space); a long one, or one with a here-document or a quoted string
+    over several lines (a `gh pr create` body), is cut."""
+    if "\n" in text and "<<" not in text:
+        joined = re.sub(r"\s*\\\n\s*", " ", text.strip())
+        lines = [line.strip() for line in joined.splitlines() if line.strip()]
+        if all(line.count('"') % 2 == 0 and line.count("'") % 2 == 0 for line in lines):
+            text = "; ".join(lines)
     first, newline, _ = text.partition("\n")
     cut = len(first) > limit
     shown = first[: limit - 1] if cut else first

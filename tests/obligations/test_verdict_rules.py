@@ -61,10 +61,14 @@ def test_127_behind_a_mask_is_not_the_checks_own() -> None:
     ("npm run typecheck", 1, 'npm error Missing script: "typecheck"'),
     ("make check", 2, "make: *** No rule to make target 'check'.  Stop."),
     ("pytest tests/test_gone.py -q", 4, "ERROR: file or directory not found: tests/test_gone.py"),
+    ("cargo test --no-run", 101, "error: rustc 1.93.0 is not supported by the following package:\n"
+                                 "  kdl@6.7.1 requires rustc 1.95"),
+    ("cargo test --no-run", 101, "warning: spurious network error (1 try remaining)\n"
+                                 "error: failed to download from `https://static.crates.io/crates/a/0.1.4/download`"),
 ])
 def test_a_runner_that_found_nothing_to_run_is_no_failure(command: str, exit_code: int, output: str) -> None:
     """A check whose runner says there is nothing to run as asked (no library target, no project file,
-    no such script or target) never ran: it opens nothing, where a real failure of it would."""
+    no such script or target) or stopped before building (toolchain too old, no network) never ran."""
     s = Session()
     s.run(command, exit_code, output)
     assert s.items() == []
@@ -202,6 +206,18 @@ def test_committing_after_the_final_pass_reopens_nothing() -> None:
     assert states(s) == [("cargo fmt --all -- --check", None, "resolved")]
     s.run("git stash", 0)
     assert states(s) == [("cargo fmt --all -- --check", None, "open")]
+
+
+def test_the_hosts_bookkeeping_tools_reopen_nothing() -> None:
+    """Claude Code's `ToolSearch` and task list, Codex's terminal reader, question and sub-agent messages
+    edit no file: a witnessed check stays witnessed."""
+    s = Session()
+    s.run("pytest tests/test_a.py -v", 1, "3 failed, 19 passed in 2.55s")
+    s.run("pytest tests/test_a.py -v", 0, "22 passed in 2.1s")
+    for tool in ("ToolSearch", "TaskCreate", "TaskUpdate", "read_thread_terminal", "request_user_input",
+                 "send_message", "followup_task"):
+        s.complete(s.dispatch(tool=tool, arguments={"query": "select:Read"}), None)
+    assert states(s) == [("pytest tests/test_a.py -v", None, "resolved")]
 
 
 def test_a_check_whose_output_shows_it_rewrote_files_is_a_mutation_too() -> None:
