@@ -1,5 +1,5 @@
 """The verdicts a careful reviewer agrees with, at the tracker: each rule with the shapes real
-sessions show (tests/fixtures/transcripts/real/ replays the sessions themselves)."""
+sessions show (tests/advisor/cli/test_real_sessions.py replays the sessions themselves)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ runners agents use have failure markers, so a `| head` that hides them is refute
 failure is still recognised.
 
 The outputs marked "real" are excerpts of tool results in real agent sessions
-(tests/fixtures/transcripts/real/README.md); the others are the tools' documented formats.
+(tests/fixtures/real_sessions/README.md); the others are the tools' documented formats.
 """
 
 from __future__ import annotations
