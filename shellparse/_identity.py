@@ -43,6 +43,8 @@ def _strip(cosmetic: Cosmetic, words: tuple[str, ...]) -> list[str]:
         option, equals, _ = word.partition("=")
         if word in cosmetic.flags:
             index += 1
+            if index < len(words) and words[index] in ("true", "false"):
+                index += 1  # a boolean flag given its value as the next word (`tsc --pretty false`)
         elif option in cosmetic.valued:
             index += 1 if equals else 2
         elif word.startswith("-") and any(word.startswith(p) and len(word) > len(p) for p in cosmetic.prefixes):
