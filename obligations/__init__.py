@@ -18,6 +18,7 @@ the transcript readers in ``obligations.sources``); everything else lives in pri
 
 from ._answers import AgentInfo, ClaimResult, ReviewTicket, Task
 from ._audit import audit
+from ._calls import shell_command
 from ._config import (
     DEFAULT_DELEGATION_TOOLS,
     DEFAULT_EDIT_TOOLS,
@@ -29,12 +30,15 @@ from ._config import (
     EscalationConfig,
     TrackerConfig,
 )
+from ._consultations import ADVISOR_TOOLS, is_advisor_tool
 from ._escalation import Decision, Signal
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage, Claim
 from ._events._base import BaseEvent
-from ._events._compaction import Compaction
+from ._events._compaction import Compaction, SummaryKind
+from ._events._host_message import HostMessage
+from ._events._tool_catalogue import ToolCatalogue, ToolInfo
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import DiscriminatedEvent, Event, event_from_dict, event_from_json
@@ -43,12 +47,14 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._notices import Notice
 from ._outcomes import ERROR_CODES, classify
+from ._redact import REDACTION_KINDS, RedactionKind, redact
 from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
 from ._tracker import Tracker
 from ._vocabulary import (
     AGENT_ROLES,
     CHANGES,
     DISPOSITION_KINDS,
+    HOST_MESSAGE_KINDS,
     ITEM_KINDS,
     ITEM_STATES,
     OUTCOMES,
@@ -58,6 +64,7 @@ from ._vocabulary import (
     Change,
     DispositionKind,
     ErrorCode,
+    HostMessageKind,
     ItemKind,
     ItemState,
     NoticeKind,
@@ -69,7 +76,9 @@ from ._vocabulary import (
 )
 from ._wording import NO_RECORD, block_reason, closes_by, release_message
 from .errors import (
+    InvalidConfig,
     MalformedEntry,
+    NotAnEvent,
     NotATranscript,
     ObligationsError,
     SnapshotError,
@@ -78,6 +87,7 @@ from .errors import (
 )
 
 __all__ = [
+    "ADVISOR_TOOLS",
     "AGENT_ROLES",
     "CHANGES",
     "DEFAULT_DELEGATION_TOOLS",
@@ -88,10 +98,12 @@ __all__ = [
     "DEFAULT_SHELL_TOOLS",
     "DISPOSITION_KINDS",
     "ERROR_CODES",
+    "HOST_MESSAGE_KINDS",
     "ITEM_KINDS",
     "ITEM_STATES",
     "NO_RECORD",
     "OUTCOMES",
+    "REDACTION_KINDS",
     "REMINDER_BUDGET",
     "TRANSCRIPT_FORMATS",
     "AgentDisposed",
@@ -115,16 +127,21 @@ __all__ = [
     "ErrorCode",
     "EscalationConfig",
     "Event",
+    "HostMessage",
+    "HostMessageKind",
+    "InvalidConfig",
     "Item",
     "ItemKind",
     "ItemReport",
     "ItemState",
     "MalformedEntry",
     "NotATranscript",
+    "NotAnEvent",
     "Notice",
     "NoticeKind",
     "ObligationsError",
     "Outcome",
+    "RedactionKind",
     "Reopening",
     "Resolution",
     "ResolutionKind",
@@ -136,9 +153,12 @@ __all__ = [
     "SkippedLine",
     "SnapshotError",
     "SnapshotVersionError",
+    "SummaryKind",
     "Task",
+    "ToolCatalogue",
     "ToolCompleted",
     "ToolDispatched",
+    "ToolInfo",
     "Tracker",
     "TrackerConfig",
     "TranscriptFormat",
@@ -153,6 +173,9 @@ __all__ = [
     "event_from_dict",
     "event_from_json",
     "fingerprint",
+    "is_advisor_tool",
     "normalize",
+    "redact",
     "release_message",
+    "shell_command",
 ]

@@ -68,6 +68,8 @@ class Resolution(BaseModel):
     """The check that witnessed it, as it ran (``go test ./...`` for a failure of ``go test ./pkg``)."""
     covering: bool = False
     """The witness is a wider run whose selection covers the failed one's (not the same check)."""
+    command: str | None = None
+    """The witness's command line, as the agent ran it."""
 
 
 class Disposition(BaseModel):

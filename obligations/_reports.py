@@ -66,6 +66,8 @@ class WitnessRef(BaseModel):
     failure of ``go test ./pkg -run TestX``)."""
     later: bool = False
     """It ran in a later task: the obligation was left unresolved when the user moved on."""
+    command: str | None = None
+    """Its command line."""
 
 
 class Reopening(BaseModel):
@@ -155,7 +157,8 @@ def _witness(resolution: Resolution | None, transition: Transition) -> WitnessRe
     return WitnessRef(call_id=transition.call_id, at=transition.origin,
                       check=resolution.check if resolution is not None else None,
                       covering=resolution.covering if resolution is not None else False,
-                      later=resolution is not None and resolution.kind == "reverified-later")
+                      later=resolution is not None and resolution.kind == "reverified-later",
+                      command=resolution.command if resolution is not None else None)
 
 
 class SkippedLine(BaseModel):
@@ -200,6 +203,8 @@ class SessionAudit(BaseModel):
     read_error: str | None = None
     """Why reading stopped before the end of the file, if it did: the report covers only the
     lines read, and an obligation it shows open may have been closed further on."""
+    unknown_results: int = 0
+    """Results of calls whose dispatch the file never showed (each counted as a possible edit)."""
     open: tuple[ItemReport, ...] = ()
     """Obligations open when the session ended."""
     earlier: tuple[ItemReport, ...] = ()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import shellparse
 
-from ._redact import redact
+from ._redact import redact_line as redact
 
 if TYPE_CHECKING:
     from ._events._tool_completed import ToolCompleted

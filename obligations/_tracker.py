@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, get_args
 
 import shellparse
 
@@ -24,6 +24,7 @@ from ._escalation import Decision, Escalation
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage
+from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import Event
@@ -34,12 +35,15 @@ from ._judgements import Judgement, judge
 from ._location import location
 from ._notices import Notice, open_notice, reminder
 from ._outcomes import EXCLUDED, classify
-from ._redact import redact
+from ._redact import redact_line as redact
 from ._reports import EndedTask
 from ._state import Agent, Evidence, Pending, Place, Scope, TrackerState
 from ._summary import judged_summary, shown
 from ._vocabulary import AgentRole, DispositionKind, Outcome, ResolutionKind, ReviewOutcome, check_kind
 from ._witness import candidates, why_not
+from .errors import NotAnEvent
+
+_EVENT_TYPES = get_args(Event)
 
 
 class Tracker:
@@ -68,7 +72,12 @@ class Tracker:
     # -- events -----------------------------------------------------------------------------
 
     def handle(self, event: Event) -> int:
-        """Take one event; return the tick it was given (the event itself is not changed)."""
+        """Take one event; return the tick it was given (the event itself is not changed). Raises
+        ``NotAnEvent`` for anything that is not an event (a dict: read it with ``event_from_dict``)."""
+        if not isinstance(event, _EVENT_TYPES):
+            given: object = event  # typed as an Event, but callers are Python code and may hand anything
+            hint = " (read a dict with obligations.event_from_dict first)" if isinstance(given, dict) else ""
+            raise NotAnEvent(f"Tracker.handle takes an event, not a {type(given).__name__}{hint}")
         self._state.tick += 1
         if isinstance(event, ToolDispatched):
             self._dispatched(event)
@@ -77,6 +86,8 @@ class Tracker:
         elif isinstance(event, UserMessage):
             if not event.goal:
                 self._new_task(self._agent(event.agent_id))
+        elif isinstance(event, HostMessage):
+            pass  # a hook's feedback is the host's context, not the user's intent: the task goes on
         elif isinstance(event, AssistantMessage):
             agent = self._agent(event.agent_id)
             agent.escalation.turn += 1
@@ -290,7 +301,8 @@ class Tracker:
             kind: ResolutionKind = "reverified-later" if earlier else (
                 "reverified-and-corrected" if item.correction else "reverified")
             item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick, kind=kind,
-                                         check=shown(validation), covering=item.key != validation.check_key)
+                                         check=shown(validation), covering=item.key != validation.check_key,
+                                         command=pending.call.command)
             item.revision += 1
             item.note(Transition(tick=tick, change="resolved", detail=f"witnessed by `{pending.call.command}`",
                                  call_id=pending.call_id, origin=event.origin), self.config.history)

@@ -242,7 +242,7 @@ def failure_evidence(check: str | Validation, output: str, *, besides: Iterable[
             plain = _ANSI.sub("", text)
             found = markers.first(plain, at_line_start=at_line_start)
             if found is not None:
-                return _line(plain, found)
+                return _raw_line(text, plain, found)
             continue
         found = markers.first(text, at_line_start=at_line_start)
         if found is not None:
@@ -264,6 +264,18 @@ def _line(output: str, at: int) -> str:
     end = output.find("\n", at)
     line = output[start : end if end >= 0 else len(output)].strip()
     return line if len(line) <= 200 else line[:199] + "…"
+
+
+def _raw_line(text: str, plain: str, at: int) -> str:
+    """The line of ``text`` that holds position ``at`` of ``plain`` (``text`` without its colour
+    codes): the evidence is the output's own line, escapes and all (a report shows it sanitised)."""
+    if plain is text or text.count("\n") != plain.count("\n"):
+        return _line(plain, at)  # nothing was removed, or an escape spanned lines
+    number = plain.count("\n", 0, at)
+    start = 0
+    for _ in range(number):
+        start = text.index("\n", start) + 1
+    return _line(text, start)
 
 
 REWRITE_MARKERS: tuple[str, ...] = (
@@ -297,7 +309,7 @@ def rewrite_evidence(output: str) -> str | None:
         plain = _ANSI.sub("", text) if "\x1b" in text else text
         found = _rewrites().search(plain)
         if found is not None:
-            return _line(plain, found.start())
+            return _raw_line(text, plain, found.start())
     return None
 
 
@@ -342,5 +354,5 @@ def not_run_evidence(check: str | Validation, output: str) -> str | None:
         plain = _ANSI.sub("", text) if "\x1b" in text else text
         found = pattern.search(plain)
         if found is not None:
-            return _line(plain, found.start())
+            return _raw_line(text, plain, found.start())
     return None

@@ -19,6 +19,15 @@ Every line is ``{timestamp, type, payload}``. How host facts are mapped:
   instructions>``, ``# AGENTS.md instructions`` …); the assistant's are ``agent_message`` and
   assistant ``message`` items. Codex records most messages twice, once as each; the second
   copy is dropped. ``compacted`` is a ``Compaction``.
+- Every event's ``entry_id`` is ``L<line>`` (rollout lines have no ids). A ``reasoning`` item's
+  summary (its encrypted content is never readable) is the ``reasoning`` of the next assistant
+  message, or of an ``AssistantMessage`` of its own when the step only calls tools. Images in a
+  user message are counted, never kept; a session's ``dynamic_tools`` are a ``ToolCatalogue``;
+  an ``exec_command_end`` whose ``source`` is ``user_shell`` is the user's own command.
+- A Stop hook's block is recorded as a *user* message ``<hook_prompt hook_run_id="…">reason
+  </hook_prompt>`` whose content items carry ``provenance: {"type": "harness", "hook": true}``
+  (0.171.0; also an ``item_completed`` ``HookPrompt`` event, not read): a ``HostMessage`` of kind
+  ``hook-feedback`` per prompt, which starts no task.
 
 **Exit codes** come, first available, from ``event_msg`` ``exec_command_end`` (its
 ``exit_code``; persisted in extended-history rollouts, before the call's output), the
@@ -45,6 +54,8 @@ from typing import Any, Literal
 
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
+from .._events._host_message import HostMessage
+from .._events._tool_catalogue import ToolCatalogue, ToolInfo
 from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
@@ -52,7 +63,19 @@ from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
 from ..errors import MalformedEntry
 from ._codex_cells import CodeCells
-from ._common import ROOT, Bounded, Stamp, error_code, exit_status, integer, kind_of, resolve, string, text_of
+from ._common import (
+    ROOT,
+    Bounded,
+    Stamp,
+    count_parts,
+    error_code,
+    exit_status,
+    integer,
+    kind_of,
+    resolve,
+    string,
+    text_of,
+)
 from ._report import TranscriptReport
 
 KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted", "session_state"})
@@ -72,6 +95,8 @@ _EXIT_LINE = re.compile(r"^Exit code: (-?\d+)\s*$", re.M)
 _RUNNING = re.compile(r"^Process running with session ID (\S+?)\s*$", re.M)
 _CONTEXT = re.compile(r"^(?:<([A-Za-z_][\w -]*)>.*</\1>|# AGENTS\.md instructions\b.*)$", re.S)
 _OUTPUT_MARK = "\nOutput:\n"
+_HOOK_PROMPT_OPEN = re.compile(r"\s*<hook_prompt\b[^>]*>")
+_HOOK_PROMPT_CLOSE = "</hook_prompt>"
 _PWSH = re.compile(r"(?:^|[\\/])(?:pwsh|powershell)(?:\.exe)?$", re.I)
 
 
@@ -106,6 +131,7 @@ class CodexReader:
         self.done: Bounded[str, bool] = Bounded()
         self.echo: tuple[str, str, str] | None = None
         self.cells = CodeCells(self.stamp, report)
+        self.reasoning = ""
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         self.stamp.at(line, entry.get("timestamp"))
@@ -129,11 +155,16 @@ class CodexReader:
             return self._out([Compaction(summary=string(payload.get("message")) or "", **self.stamp.base(self.agent))])
         return []
 
+    def _take_reasoning(self) -> str:
+        reasoning, self.reasoning = self.reasoning, ""
+        return reasoning
+
     def gap(self, line: int) -> None:
         return None
 
     def finish(self) -> list[Event]:
         self.report.unfinished_calls = len(self.calls) + len(self.deferred) + self.cells.unfinished
+        self.report.unanswered(list(self.calls))
         return self._out(self.cells.finish(self.agent))
 
     # -- entries ------------------------------------------------------------------------------
@@ -146,20 +177,31 @@ class CodexReader:
         self.cwd = string(payload.get("cwd"))
         self.report.session_id, self.report.cwd = ident, self.cwd
         source = payload.get("source")
+        events: list[Event] = []
         if isinstance(source, dict) and "subagent" in source:
             self.agent = ident or "subagent"
-            return self.stamp.announce(self.agent)
-        return []
+            events = self.stamp.announce(self.agent)
+        tools = _dynamic_tools(payload.get("dynamic_tools"))
+        if tools:
+            events.append(ToolCatalogue(tools=tools, **self.stamp.base(self.agent)))
+        return events
 
     def _item(self, payload: dict[str, Any]) -> list[Event]:
         kind = kind_of(payload.get("type"))
         if kind == "message":
             role = payload.get("role")
             text = text_of(payload.get("content"), ("input_text", "output_text", "text")).strip()
+            if role == "user" and _from_hook(payload):
+                return self._said("host", text, "item")
             if role == "user" and not _CONTEXT.match(text):
-                return self._said("user", text, "item")
+                return self._said("user", text, "item", count_parts(payload.get("content"), ("input_image",)))
             if role == "assistant":
                 return self._said("assistant", text, "item")
+            return []
+        if kind == "reasoning":
+            summary = payload.get("summary")
+            self.reasoning = "\n".join(part for part in (self.reasoning, text_of(summary, ("summary_text",)),
+                                                          text_of(payload.get("content"), ("reasoning_text",))) if part)
             return []
         if kind in _CALLS:
             return self._call(payload, kind)
@@ -174,7 +216,9 @@ class CodexReader:
         if kind == "user_message":
             if payload.get("kind") not in (None, "plain"):
                 return []  # older rollouts tag injected instructions and context this way
-            return self._said("user", (string(payload.get("message")) or "").strip(), "event")
+            images = payload.get("images")
+            return self._said("user", (string(payload.get("message")) or "").strip(), "event",
+                              len(images) if isinstance(images, list) else 0)
         if kind == "agent_message":
             return self._said("assistant", (string(payload.get("message")) or "").strip(), "event")
         if kind == "exec_command_end":
@@ -185,15 +229,24 @@ class CodexReader:
                 self.ends[call_id] = _End(None, None, payload.get("success") is False, None)
         return []  # the other ~70 event kinds: tokens, turn markers, progress
 
-    def _said(self, role: str, text: str, source: str) -> list[Event]:
-        if not text:
+    def _said(self, role: str, text: str, source: str, images: int = 0) -> list[Event]:
+        if not text and not images:
             return []
+        if role == "user" and _hook_prompts(text):
+            role = "host"  # a hook's prompt recorded without its provenance (an event, an older rollout)
         if self.echo is not None and self.echo[:2] == (role, text) and self.echo[2] != source:
             self.echo = None
             return []  # the same message, recorded once as a response item and once as an event
         base = self.stamp.base(self.agent)
-        event: Event = UserMessage(text=text, **base) if role == "user" else AssistantMessage(text=text, **base)
-        events = self._out([event])
+        said: list[Event]
+        if role == "host":
+            prompts = _hook_prompts(text) or [text]
+            said = [HostMessage(kind="hook-feedback", text=prompt.strip(), **base) for prompt in prompts]
+        elif role == "user":
+            said = [UserMessage(text=text, images=images, **base)]
+        else:
+            said = [AssistantMessage(text=text, reasoning=self._take_reasoning(), **base)]
+        events = self._out(said)
         self.echo = (role, text, source)
         return events
 
@@ -231,8 +284,10 @@ class CodexReader:
         shell: Literal["pwsh"] | None = None
         if isinstance(arguments.get("shell"), str) and _PWSH.search(arguments["shell"]):
             shell = "pwsh"
-        return self._out([ToolDispatched(call_id=call_id, tool=name, arguments=arguments, shell=shell,
-                                         cwd=resolve(workdir, self.cwd), **self.stamp.base(self.agent))])
+        reasoning = self._take_reasoning()
+        step: list[Event] = [AssistantMessage(reasoning=reasoning, **self.stamp.base(self.agent))] if reasoning else []
+        return self._out([*step, ToolDispatched(call_id=call_id, tool=name, arguments=arguments, shell=shell,
+                                                cwd=resolve(workdir, self.cwd), **self.stamp.base(self.agent))])
 
     def _output(self, payload: dict[str, Any]) -> list[Event]:
         call_id = string(payload.get("call_id")) or f"{self.stamp.origin}"
@@ -295,6 +350,7 @@ class CodexReader:
         # dispatch was lost. It ran in the workspace, so it is replayed as a call of its own.
         command = payload.get("command")
         dispatch = ToolDispatched(call_id=call_id, tool="local_shell", arguments={"command": command},
+                                  user_shell=payload.get("source") == "user_shell",
                                   cwd=resolve(payload.get("cwd"), self.cwd), **self.stamp.base(self.agent))
         return self._out([dispatch]) + self._complete(call_id, "local_shell", exit_code, output, declined, code)
 
@@ -313,6 +369,47 @@ class CodexReader:
     def _out(self, events: list[Event]) -> list[Event]:
         self.echo = None
         return self.stamp.announce(self.agent) + events if events else []
+
+
+def _from_hook(payload: dict[str, Any]) -> bool:
+    """A user message that a hook wrote: every content item is of hook provenance, or the text is
+    nothing but ``<hook_prompt>`` elements."""
+    if _hook_prompts(text_of(payload.get("content"), ("input_text", "text"))):
+        return True
+    metadata = payload.get("internal_chat_message_metadata_passthrough")
+    items = metadata.get("content_item_metadata") if isinstance(metadata, dict) else None
+    if not isinstance(items, list) or not items:
+        return False
+    return all(isinstance(item, dict) and isinstance(item.get("provenance"), dict)
+               and item["provenance"].get("hook") is True for item in items)
+
+
+def _hook_prompts(text: str) -> list[str]:
+    """The prompts of a text made of nothing but ``<hook_prompt …>…</hook_prompt>`` elements (empty
+    for any other text). Linear in the text, whatever it holds."""
+    *elements, tail = text.split(_HOOK_PROMPT_CLOSE)
+    if not elements or tail.strip():
+        return []
+    prompts = []
+    for element in elements:
+        opening = _HOOK_PROMPT_OPEN.match(element)
+        if opening is None:
+            return []
+        prompts.append(element[opening.end():].strip())
+    return prompts
+
+
+def _dynamic_tools(raw: Any) -> tuple[ToolInfo, ...]:
+    """The tools a session's ``dynamic_tools`` declare (functions, and the functions of namespaces)."""
+    found: list[ToolInfo] = []
+    for item in raw if isinstance(raw, list) else []:
+        if not isinstance(item, dict):
+            continue
+        members = item.get("tools") if item.get("type") == "namespace" else [item]
+        for tool in members if isinstance(members, list) else []:
+            if isinstance(tool, dict) and string(tool.get("name")):
+                found.append(ToolInfo(name=tool["name"], description=string(tool.get("description")) or ""))
+    return tuple(found)
 
 
 def _arguments(raw: Any) -> dict[str, Any]:

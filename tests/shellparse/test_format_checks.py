@@ -56,7 +56,7 @@ MARKERS = [
      "Diff in /Users/dev/hk/src/step/batching.rs:306:"),
     # real: Claude Code, `uv run ruff format --check .`
     ("ruff-format", "Would reformat: \x1b[1msrc/wakil/integrations/github.py\x1b[0m\n1 file would be reformatted",
-     "Would reformat: src/wakil/integrations/github.py"),
+     "Would reformat: \x1b[1msrc/wakil/integrations/github.py\x1b[0m"),
     ("ruff-format", "29 files would be reformatted, 116 files already formatted",
      "29 files would be reformatted, 116 files already formatted"),
     # real: Claude Code, `uvx ty check . | tail -3`
@@ -91,7 +91,8 @@ MARKERS = [
 
 @pytest.mark.parametrize(("family", "output", "line"), MARKERS)
 def test_linters_and_runners_have_failure_markers(family: str, output: str, line: str) -> None:
-    """The failing line is found, colour codes and all (they are read past, not matched)."""
+    """The failing line is found and returned as the output's own, colour codes and all (they are read
+    past, not matched)."""
     assert failure_evidence(family, output) == line
 
 

@@ -38,8 +38,8 @@ def test_audit_json_is_one_document() -> None:
 
 
 def test_audit_of_the_fixtures_finds_nothing_to_reverify() -> None:
-    """The real transcripts run no checks: every session is read, none has an obligation, exit 0."""
-    done = witness("audit", "--json", str(FIXTURES))
+    """The six format fixtures run no checks: every session is read, none has an obligation, exit 0."""
+    done = witness("audit", "--json", *(str(FIXTURES / host) for host in ("claude", "codex", "pi")))
     document = json.loads(done.stdout)
     assert done.returncode == 0, done.stderr
     assert document["summary"]["sessions"] == 6
@@ -57,7 +57,9 @@ def test_audit_of_a_directory_skips_what_is_not_a_transcript(tmp_path: Path) -> 
     done = witness("audit", "--jobs", "2", str(tmp_path / "projects"))
     out = done.stdout.decode()
     assert done.returncode == 1
-    assert "2 session(s) audited under policy seed, 2 file(s) skipped (not transcripts); 1 with unresolved" in out
+    assert "2 file(s) or folder(s) skipped; 1 with unresolved" in out
+    assert "2 session(s) audited under policy seed" in out
+    assert "empty.jsonl: not a Claude Code, Codex or Pi transcript: the file is empty" in out
 
 
 def test_parallel_and_serial_audits_agree(tmp_path: Path) -> None:
