@@ -34,10 +34,6 @@ class TaskCheck(NamedTuple):
     """A formatting or fixing task runs with it (``just fmt lint``)."""
 
 
-def _text(word: Word) -> str:
-    return word.value if word.value is not None else word.text
-
-
 def task_check(family: Family, head: tuple[str, ...], args: tuple[Word, ...]) -> TaskCheck | None:
     """The check a task runner's ``args`` ask for, if they ask for one."""
     kept: list[str] = []
@@ -49,7 +45,7 @@ def task_check(family: Family, head: tuple[str, ...], args: tuple[Word, ...]) ->
         index += len(runner)
     if family.name == "nx" and not runner:
         return _nx(family, head, args, index, kept, directories)
-    if not runner and family.runner and index < len(args) and _text(args[index]) in family.builtins:
+    if not runner and family.runner and index < len(args) and args[index].literal in family.builtins:
         return None  # `mise install`: the program's own command
     index = _options(family, args, index, kept, directories)
     tasks, rest = _tasks(family, args[index:])
@@ -67,7 +63,7 @@ def _checked(tasks: list[str], statement: tuple[str, ...], directories: list[Wor
 def _options(family: Family, args: tuple[Word, ...], index: int, kept: list[str], directories: list[Word]) -> int:
     """Read the runner's options from ``args[index]``; the index of the first word that is not one."""
     while index < len(args):
-        value = _text(args[index])
+        value = args[index].literal
         if not value.startswith("-") or value == "--" or len(value) == 1:
             return index
         option, _, attached = value.partition("=")
@@ -80,7 +76,7 @@ def _options(family: Family, args: tuple[Word, ...], index: int, kept: list[str]
         else:
             kept.append(value)
             if takes_value and index + 1 < len(args):
-                kept.append(_text(args[index + 1]))
+                kept.append(args[index + 1].literal)
         index += 2 if takes_value else 1
     return index
 
@@ -88,14 +84,14 @@ def _options(family: Family, args: tuple[Word, ...], index: int, kept: list[str]
 def _runner(family: Family, args: tuple[Word, ...], index: int) -> tuple[str, ...]:
     """The runner words at ``args[index]`` (``run``, ``tasks run``), or ``()``."""
     for sequence in family.runner:
-        if tuple(_text(word) for word in args[index : index + len(sequence)]) == sequence:
+        if tuple(word.literal for word in args[index : index + len(sequence)]) == sequence:
             return sequence
     return ()
 
 
 def _tasks(family: Family, words: tuple[Word, ...]) -> tuple[list[str], tuple[str, ...]]:
     """The task names among ``words`` (the words after the options), and every word as the statement keeps it."""
-    values = tuple(map(_text, words))
+    values = tuple(word.literal for word in words)
     if not values or values[0].startswith("-"):
         return [], values
     if family.several:
@@ -113,7 +109,7 @@ def _nx(family: Family, head: tuple[str, ...], args: tuple[Word, ...], index: in
     """``nx TARGET PROJECT``, ``nx run PROJECT:TARGET[:CONFIG]``, ``nx run-many -t T…``, ``nx affected -t T``."""
     if index >= len(args):
         return None
-    values = tuple(map(_text, args[index:]))
+    values = tuple(word.literal for word in args[index:])
     command = values[0]
     statement = (*head, *kept, *values)
     if command == "run":
