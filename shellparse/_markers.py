@@ -28,7 +28,10 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "jest": (rf"^Tests:\s+.*\b{_N} failed", rf"^Test Suites:\s+.*\b{_N} failed"),
     "vitest": (rf"^[ \t]*Tests?\s+{_N} failed", rf"^[ \t]*Test Files\s+{_N} failed"),
     "mocha": (rf"^[ \t]*{_N} failing\b",),
-    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile"),
+    # A test binary or build script that exited non-zero or died of a signal (a stack overflow's
+    # SIGABRT prints no "test result" line at all).
+    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile",
+              r"^[ \t]*process didn't exit successfully: .*\((?:exit (?:status|code)|signal): "),
     "cargo-fmt": (r"^Diff in \S+",),
     "go": (r"^FAIL\b", r"^--- FAIL: ", r"^\S+\.go:\d+:\d+: "),
     "tsc": (r"\berror TS\d+:", rf"^Found {_N} errors?\b"),
@@ -95,9 +98,9 @@ FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
 # Every marker above contains one of these (case-insensitively); checked first, because most
 # outputs are of passing runs and have none of them.
 CUES = (r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing|issue|diff in|not ok|diagnostic|\.go:"
-        r"|başarısız|échec")
+        r"|başarısız|échec|didn't exit successfully")
 _CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn", "issue", "diff in", "not ok",
-              "diagnostic", ".go:")
+              "diagnostic", ".go:", "didn't exit successfully")
 """The cues in lower case, for ASCII text (``[1-9]\\d* failing`` holds ``fail``; ``✖`` is not ASCII)."""
 
 SCAN_HEAD = 16_384

@@ -3,7 +3,7 @@ runners agents use have failure markers, so a `| head` that hides them is refute
 failure is still recognised.
 
 The outputs marked "real" are excerpts of tool results in real agent sessions
-(tests/fixtures/real_sessions/README.md); the others are the tools' documented formats.
+(tests/fixtures/transcripts/real/README.md); the others are the tools' documented formats.
 """
 
 from __future__ import annotations
@@ -68,6 +68,10 @@ MARKERS = [
      "C:\\src\\A.cs(12,5): error CS0117: 'Loader' bir 'Load' tanımı içermiyor"),
     # real: Codex code mode, `cargo clippy --workspace --all-targets -- -D warnings`
     ("cargo", "error: items after a test module\n    --> src/hook.rs:200:1", "error: items after a test module"),
+    # real: Pi, `cargo test -p preloop-gha-expressions 2>&1 | tail -3` after a stack overflow
+    ("cargo", "\nCaused by:\n  process didn't exit successfully: `/repo/target/debug/deps/gha-7fd7` (signal: 6, "
+     "SIGABRT: process abort signal)",
+     "process didn't exit successfully: `/repo/target/debug/deps/gha-7fd7` (signal: 6, SIGABRT: process abort signal)"),
     # real: Pi, `pnpm typecheck 2>&1 | tail -20`
     ("npm-script", "$ tsc --noEmit\napp/layout.tsx(2,10): error TS2614: Module has no exported member 'Script'.",
      "app/layout.tsx(2,10): error TS2614: Module has no exported member 'Script'."),

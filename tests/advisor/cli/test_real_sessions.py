@@ -1,4 +1,4 @@
-"""`witness audit` on real sessions from other projects (tests/fixtures/real_sessions/, with their
+"""`witness audit` on real sessions from other projects (tests/fixtures/transcripts/real/, with their
 attribution): what a careful reviewer reads in each, verdict by verdict.
 
 Each test names the session and the lines of it that decide the verdict, so a change of a rule
@@ -14,7 +14,7 @@ import pytest
 
 from tests.advisor.sessions import ROOT, witness
 
-REAL = ROOT / "tests" / "fixtures" / "real_sessions"
+REAL = ROOT / "tests" / "fixtures" / "transcripts" / "real"
 
 pytestmark = pytest.mark.slow
 
@@ -57,11 +57,11 @@ def report_of(name: str) -> str:
 
 
 def test_every_real_session_is_read_whole() -> None:
-    """All twelve sessions are read in their own formats, with no line skipped."""
+    """All fifteen sessions are read in their own formats, with no line skipped."""
     document = _document()
-    assert document["summary"]["sessions"] == 12
+    assert document["summary"]["sessions"] == 15
     formats = sorted(s["format"] for s in document["sessions"])
-    assert formats == ["claude-code"] * 4 + ["codex"] * 6 + ["pi"] * 2
+    assert formats == ["claude-code"] * 6 + ["codex"] * 6 + ["pi"] * 3
     assert all(s["skipped_lines"] == 0 and s["read_error"] is None for s in document["sessions"])
 
 
@@ -205,10 +205,39 @@ def test_prsui_typecheck_refuted_then_witnessed() -> None:
     assert typecheck["witness"]["at"].endswith(":33")
 
 
-@pytest.mark.parametrize("name", ["hk--019f5d4f", "entirecontext--01a00ba5", "prsui--019f8412"])
+def test_wakil_failures_in_the_text_of_semicolon_chains_stay_open() -> None:
+    """wakil: every check runs in a `; echo`/`| tail` chain, so failures are read from the text (ruff's "Found 1
+    error.", ty's "Found 1 diagnostic", pytest's FAILED lines); a `ty check .` at the end of a chain (:1727) is
+    a reporting-pipe pass, undone by the Write at :1751; selections the full run covered (:1546) are re-opened
+    with it by the edit at :1571."""
+    found = session("wakil--31220796")
+    assert found["earlier"] == [] and found["resolved"] == [] and len(found["open"]) == 14
+    ty = row(found, "open", "ty check .")
+    assert ty["failures"] == 10 and "Found 1 diagnostic" in ty["summary"]
+    assert ty["reopened"]["at"].endswith(":1751") and ty["reopened"]["witness"]["at"].endswith(":1727")
+    assert "Found 1 error." in row(found, "open", "ruff check")["summary"]
+    migrations = row(found, "open", "pytest -q tests/unit/test_migrations.py")["reopened"]
+    assert migrations["at"].endswith(":1571")
+    assert (migrations["witness"]["check"], migrations["witness"]["covering"]) == ("pytest -q", True)
+
+
+def test_preloop_a_test_binary_that_died_is_no_witness_and_masked_runs_prove_nothing() -> None:
+    """preloop (Oh My Pi): `git commit … && cargo test -p preloop-gha-expressions | tail -3` exits 0 (:85) but its
+    tail shows cargo's `process didn't exit successfully … SIGABRT` (a stack overflow): a failure, not a pass of
+    the package's tests; every later cargo run is behind `| grep`, so nothing closes."""
+    found = session("preloop")
+    assert found["earlier"] == [] and found["resolved"] == []
+    package = row(found, "open", "cargo test -p preloop-gha-expressions")
+    assert package["first_failed_at"].endswith(":85") and package["failures"] == 3
+    single = row(found, "open", "cargo test -p preloop-gha-expressions format_bounds_container_serialization")
+    assert "reopened" not in single or single["reopened"] is None
+    assert row(found, "open", "cargo build --workspace")["last_attempt"]["reason"].startswith("masked")
+
+
+@pytest.mark.parametrize("name", ["hk--019f5d4f", "entirecontext--01a00ba5", "prsui--019f8412", "wakil--77205d86"])
 def test_sessions_without_a_failing_check_report_none(name: str) -> None:
-    """A flaky-test fix whose runs carry no exit code, a read-only review by sub-agents, and `pnpm fix`
-    rounds (a fixer, not a check) leave nothing to report."""
+    """A flaky-test fix whose runs carry no exit code, a read-only review by sub-agents, `pnpm fix` rounds
+    (a fixer, not a check) and a short session whose every check passed leave nothing to report."""
     found = session(name)
     assert (found["open"], found["earlier"], found["resolved"]) == ([], [], [])
     assert "no checks failed in this session" in report_of(f"{name}.jsonl")
