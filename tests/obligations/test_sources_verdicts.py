@@ -16,7 +16,7 @@ from tests.obligations.transcript_files import (
     codex,
     codex_call,
     codex_output,
-    codex_run,
+    codex_worker_rollout,
     replay,
     results,
     write_jsonl,
@@ -108,14 +108,7 @@ def test_codex_exit_code_without_exec_command_end_comes_from_the_output_header(t
 def test_auditing_a_codex_sub_agents_own_rollout_judges_its_checks(tmp_path: Path) -> None:
     """A sub-agent's rollout (`source: {subagent: …}`) whose `npm run build` failed four times reports
     that failure, under the worker, instead of "no checks failed"."""
-    runs = [entry for n in range(4) for entry in codex_run(f"c{n}", "npm run build", 1, "npm error code 2")]
-    path = write_jsonl(tmp_path / "rollout-worker.jsonl", [
-        codex("session_meta", {"id": "worker-1", "cwd": "/repo",
-                               "source": {"subagent": {"thread_spawn": {"parent_thread_id": "root-thread"}}}}),
-        codex("response_item", {"type": "message", "role": "user",
-                                "content": [{"type": "input_text", "text": "fix the build"}]}),
-        *runs,
-    ])
+    path = codex_worker_rollout(tmp_path / "rollout-worker.jsonl", "npm run build", 4)
     report = audit(path)
     (row,) = report.open
     assert (row.check, row.failed_by, row.failures) == ("npm run build", "worker-1", 4)
