@@ -10,19 +10,20 @@ span of the text responsible.
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 
 from ._bash import parse_bash
 from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
 from ._families import mentions
 from ._identify import Identified, identify
+from ._identity import cosmetic_free, digest, identity_text, semantic_environment
 from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
 from ._position import Before, Consumer, consumer_of, place
 from ._quoting import bash_unquote
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
+from ._selection import selection
 from ._shellstate import POSIX_SH, ShellState, directory, excerpt, update, word_text
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
 from ._wrappers import SHELL_PROGRAMS, Nested, Unwrapped, program_name, unwrap
@@ -44,17 +45,32 @@ _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
 class _Finding:
     """A check found, and the verdict so far as it is judged outwards."""
 
-    __slots__ = ("cmdlet", "directory", "identified", "reasons", "source", "span")
+    __slots__ = ("after_check", "chain", "chain_source", "cmdlet", "directory", "environment", "identified",
+                 "mutations_at", "reasons", "source", "span")
 
-    def __init__(self, identified: Identified, span: Span, directory: str | None):
+    def __init__(self, identified: Identified, span: Span, directory: str | None,
+                 environment: tuple[str, ...] = ()):
         self.identified = identified
         self.span = span
         self.directory = directory
+        self.environment = environment
+        """Assignments and wrapper choices it runs under (cosmetic ones are dropped later)."""
         self.source: ExitSource = "check"
+        self.chain_source: ExitSource = "check"
+        """The verdict as far as a zero status goes (see :attr:`._position.Verdict.chain_source`)."""
         self.reasons: list[Reason] = []
         self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
+        self.mutations_at: int | None = None
+        """How many potential mutations the command line had made when the check's statement ended."""
+        self.chain: int | None = None
+        """The `&&` list (or `set -e` script) whose first failure ends it, when the check's failing
+        status ends it: of the checks in one chain, at most one failed in a failing run."""
+        self.after_check = False
+        """Another check ran before it in its chain: a failing status may be that one's."""
 
-    def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False) -> None:
+    def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False,
+                chain: ExitSource | None = None) -> None:
+        self.chain_source = _worse(self.chain_source, source if chain is None else chain)
         if source == "check":  # keeps the verdict: only the reasons add up
             self.reasons.extend(reasons)
             return
@@ -67,6 +83,13 @@ class _Finding:
         self.reasons.extend(reasons)
 
 
+def _worse(first: ExitSource, second: ExitSource) -> ExitSource:
+    """The worse of two verdicts in a row: a reporting pipe inside another is two pipes."""
+    if first == second == "reporting-pipe":
+        return "masked"
+    return first if _RANK[first] >= _RANK[second] else second
+
+
 class Analyzer:
     """One analysis of one command line."""
 
@@ -75,6 +98,16 @@ class Analyzer:
         self.shell: Shell = shell
         self.policy: Policy = policy
         self.effect: Effect = READ_ONLY
+        self.mutations = 0
+        """Commands (or redirects) seen so far that may change the workspace."""
+        self.chains = 0
+        """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
+
+    def affect(self, effect: Effect) -> None:
+        """Note the effect of one more part of the command line."""
+        if effect != READ_ONLY:
+            self.mutations += 1
+            self.effect = combine(self.effect, effect)
 
     def unwrap(self, command: Command, shell: Shell) -> Unwrapped:
         """What a simple command runs once its wrappers are peeled off."""
@@ -119,11 +152,7 @@ class Analyzer:
     def _check(self, finding: _Finding) -> Check:
         identified = finding.identified
         statement = _statement(identified.statement)
-        digest = hashlib.sha256(
-            f"{identified.kind}\0{finding.directory or ''}\0{statement}".encode("utf-8", "surrogatepass")
-        ).hexdigest()[:16]
-        validation = Validation(identified.kind, identified.family, statement, finding.directory, digest,
-                                finding.span)
+        validation = _validation(identified, statement, finding)
         # Source order reads best: the caret lines then walk along the command.
         reasons = sorted(finding.reasons, key=_source_order) if len(finding.reasons) > 1 else list(finding.reasons)
         eligible = finding.source == "check"
@@ -132,9 +161,17 @@ class Analyzer:
                 reasons.append(reason("strict-policy", None))
             else:
                 eligible = True
+        if not eligible and finding.source == "masked":
+            # `lint && test` exiting 0: the lint passed too, though a failure's status would be the test's.
+            eligible = finding.chain_source == "check" or (
+                finding.chain_source == "reporting-pipe" and self.policy != "strict")
         if finding.directory is not None:
             reasons.append(reason("directory", None, directory=finding.directory))
-        return Check(validation, finding.source, eligible, tuple(reasons))
+        # A reporting pipe's non-zero status is the check's failure as its zero is its pass (under the
+        # host's pipefail); a consumer that fails on its own is the accepted residual, both ways.
+        failure = finding.source in ("check", "reporting-pipe") and not finding.after_check
+        after = finding.mutations_at is not None and self.mutations > finding.mutations_at
+        return Check(validation, finding.source, eligible, tuple(reasons), failure, after, finding.chain)
 
     # -- scanning -----------------------------------------------------------------------------
 
@@ -147,28 +184,54 @@ class Analyzer:
             statement = statements[0]
             if len(statement.pipeline.commands) == 1 and statement.op is None and statement.pipeline.negation is None:
                 # A lone command with nothing before, around or after it keeps its own verdict.
-                return self.command(statement.pipeline.commands[0], env, shell)
+                return self._ended(self.command(statement.pipeline.commands[0], env, shell))
         ends = _list_ends(statements)
         findings: list[_Finding] = []
+        chain, checked, errexit_chain = 0, False, 0
         for index, statement in enumerate(statements):
+            if index == 0 or statements[index - 1].op not in ("&&", "||"):
+                self.chains += 1
+                chain, checked = self.chains, checked and env.errexit
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before = Before(env.risk, env.pipefail, env.maybe_pipefail)
+            before = Before(env.risk, env.pipefail, env.maybe_pipefail, env.errexit)
+            mine: list[_Finding] = []
             for position, command in enumerate(statement.pipeline.commands):
                 inner = self.command(command, env, shell)
                 if inner:
                     verdict = place(self, statements, ends, index, position, before=before, shell=shell)
                     for finding in inner:
-                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet)
-                    findings.extend(inner)
+                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.chain_source)
+                    mine.extend(inner)
+            if mine:
+                if env.errexit and not errexit_chain:
+                    errexit_chain = chain  # under `set -e` the rest of the script is one chain
+                self._chained(mine, errexit_chain if env.errexit else chain, after=checked)
+                checked = True
+            findings.extend(self._ended(mine))
             if index < last or shared:
                 update(env, statements, index, ends[index], shell=shell, text=self.text)
+        return findings
+
+    @staticmethod
+    def _chained(findings: list[_Finding], chain: int, *, after: bool) -> None:
+        """The findings of one statement of a chain: ``after`` another check in it."""
+        for finding in findings:
+            if finding.chain is None and finding.chain_source != "masked":
+                finding.chain = chain
+                finding.after_check = after
+
+    def _ended(self, findings: list[_Finding]) -> list[_Finding]:
+        """The statement holding ``findings`` has ended: what mutates from here on runs after them."""
+        for finding in findings:
+            if finding.mutations_at is None:
+                finding.mutations_at = self.mutations
         return findings
 
     def command(self, command: Command, env: ShellState, shell: Shell) -> list[_Finding]:
         for redirect in command.redirects:
             if redirect_writes(redirect):
-                self.effect = MUTATING
+                self.affect(MUTATING)
         kind = command.kind
         body = command.body
         if kind == "simple":
@@ -190,7 +253,7 @@ class Analyzer:
 
     def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[_Finding]:
         if opaque.body is None:
-            self.effect = combine(self.effect, UNKNOWN)
+            self.affect(UNKNOWN)
             return []
         findings = self.scan(opaque.body, env.copy(), shell)
         where = _OPAQUE_NAMES.get(opaque.kind, opaque.kind)
@@ -205,7 +268,7 @@ class Analyzer:
         if unwrapped.nested is not None:
             return self.nested(command, unwrapped, unwrapped.nested, env, shell)
         if unwrapped.problem is not None:
-            self.effect = combine(self.effect, UNKNOWN)
+            self.affect(UNKNOWN)
             return []
         argv = unwrapped.argv
         if unwrapped.inert is None and not argv and unwrapped.wrappers:
@@ -216,13 +279,15 @@ class Analyzer:
             return []
         identified = identify(argv, shell)
         if identified is None:
-            self.effect = combine(self.effect, program_effect(argv, shell))
+            self.affect(program_effect(argv, shell))
             return []
         if identified.fixes:
-            self.effect = MUTATING
+            self.affect(MUTATING)
         moved = env.dirs or unwrapped.directories or identified.directories
+        environment = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context) \
+            if env.exports or command.assignments or unwrapped.context else ()
         finding = _Finding(identified, Span(argv[0].span.start, command.span.end),
-                           _directory(env, unwrapped, identified) if moved else None)
+                           _directory(env, unwrapped, identified) if moved else None, environment)
         if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed \
                 or unwrapped.background is not None:
             finding.degrade(*self._simple_verdict(command, unwrapped, env))
@@ -264,6 +329,8 @@ class Analyzer:
             posix = program_name(nested.via.value or "") in POSIX_SH
             inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
             inner_env = ShellState(nested.pipefail, inner_dirs, posix_sh=posix)
+            # A child shell inherits what was exported or assigned for it (`GOOS=x bash -c 'go test'`).
+            inner_env.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
         findings = self.scan(script, inner_env, dialect, shared=eval_like)
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
         for finding in findings:
@@ -279,7 +346,7 @@ class Analyzer:
             else:
                 finding.degrade("check", reasons)
         if script.error is not None or unreadable:
-            self.effect = combine(self.effect, UNKNOWN)
+            self.affect(UNKNOWN)
         return findings
 
     # -- extras ----------------------------------------------------------------------------------
@@ -325,6 +392,19 @@ def parse_nested(text: str, positions: list[int], dialect: Shell) -> Script:
 
         return parse_pwsh(text, offsets, data=data)
     return parse_bash(text, offsets, data=data)
+
+
+def _validation(identified: Identified, statement: str, finding: _Finding) -> Validation:
+    """The check's identity: its statement, and what its key is made of (see :mod:`._identity`)."""
+    words = cosmetic_free(identified.family, identified.statement)
+    identity = statement if words == identified.statement else _statement(words)
+    environment = semantic_environment(finding.environment) if finding.environment else ()
+    key = digest(identified.kind, finding.directory, identity, environment)
+    context = f"{identified.kind}\0{identified.family}\0" + "\0".join(environment)
+    chosen = selection(identified.family, words, context)
+    anywhere = digest(identified.kind, None, identity, environment) if finding.directory is not None else key
+    return Validation(identified.kind, identified.family, statement, finding.directory, key, finding.span,
+                      identity_text(environment, identity), environment, anywhere, chosen)
 
 
 def _statement(parts: tuple[str, ...]) -> str:

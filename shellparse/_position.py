@@ -36,21 +36,29 @@ class Before(NamedTuple):
     """``pipefail`` is surely on."""
     maybe_pipefail: bool
     """``pipefail`` may be on."""
+    errexit: bool = False
+    """``set -e`` is surely on: a failing command ends the script with its status."""
 
 
 class Verdict:
     """The exit source of a check's place, and the reasons for it, as the steps find them."""
 
-    __slots__ = ("cmdlet", "reasons", "source")
+    __slots__ = ("chain_source", "cmdlet", "reasons", "source")
 
     def __init__(self) -> None:
         self.source: ExitSource = "check"
+        self.chain_source: ExitSource = "check"
+        """The source as far as a zero status goes: what runs after the check only when it passed
+        (``check && next``, a later statement under ``set -e``) cannot turn its failure into 0."""
         self.reasons: list[Reason] = []
         self.cmdlet = False
         """The reporting pipe feeds a PowerShell cmdlet (which never sets the exit status)."""
 
-    def mask(self, found: Reason | None) -> None:
+    def mask(self, found: Reason | None, *, chain: bool = False) -> None:
+        """Mask the check's status; ``chain``: only a non-zero status (a zero one still proves a pass)."""
         self.source = "masked"
+        if not chain:
+            self.chain_source = "masked"
         if found is not None:
             self.reasons.append(found)
 
@@ -82,12 +90,21 @@ def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int]
         verdict.mask(reason("background", statements[end].op_span, "operator"))
     if tail is not None:
         if tail.level == "masks":
-            verdict.mask(tail)
+            # Under `set -e` a failing check ends the script there: what follows ran only after a pass.
+            verdict.mask(tail, chain=_errexit_ends(before, pipeline, index == end, position, shell))
         else:
             verdict.keep(tail)
     if before.risk is not None:
         verdict.mask(before.risk)
     return verdict
+
+
+def _errexit_ends(before: Before, pipeline: Pipeline, last_of_list: bool, position: int, shell: Shell) -> bool:
+    """Whether ``set -e`` ends the script when the check fails, so nothing after it runs: the check
+    decides its pipeline's status (the last command, or any with pipefail), the pipeline is not
+    negated, and it is the last of its ``&&``/``||`` list (bash ignores a failure earlier in one)."""
+    return before.errexit and shell == "bash" and last_of_list and pipeline.negation is None \
+        and (position + 1 == len(pipeline.commands) or before.pipefail)
 
 
 def _piped_into(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, position: int, shell: Shell, *,
@@ -124,6 +141,8 @@ def _piped_out(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, positio
     else:
         if verdict.source == "check":
             verdict.source = "reporting-pipe"
+        if verdict.chain_source == "check":
+            verdict.chain_source = "reporting-pipe"
         verdict.cmdlet = shell == "pwsh" and verdicts[0] == "cmdlet"
         variant = "cmdlet" if verdict.cmdlet else ""
         verdict.keep(reason("reporting-pipe", pipe_span, variant, piece=excerpt(text, pipe_span)))
@@ -156,7 +175,10 @@ def _list_after(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statemen
     elif statement.op == "||":
         verdict.mask(reason("or-chain", after, "right", piece=piece))
     else:
-        verdict.mask(reason("post-check-command", after, piece=piece))
+        # `check && next`: the rest runs only when the check passed, so a zero status of the list
+        # proves it passed (unless an `||` later in the list can produce one without it).
+        all_and = all(statements[number].op == "&&" for number in range(index, end))
+        verdict.mask(reason("post-check-command", after, piece=piece), chain=all_and)
 
 
 def _tail(analyzer: Analyzer, statements: tuple[Statement, ...], end: int,

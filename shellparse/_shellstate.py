@@ -56,6 +56,12 @@ class ShellState:
     """``pipefail`` is surely on (a pipeline fails when any command in it fails)."""
     maybe_pipefail: bool = False
     """``pipefail`` may be on (it was switched on somewhere that may not have run)."""
+    errexit: bool = False
+    """``set -e`` is surely on: a command that fails (outside a condition or an ``&&`` list) ends
+    the script with its status."""
+    exports: tuple[str, ...] = ()
+    """``NAME=value`` exported to later commands (``export GOOS=windows``, PowerShell
+    ``$env:GOOS = "windows"``): part of the identity of a check they run before."""
     dirs: tuple[str, ...] = ()
     """The ``cd`` targets so far, in order."""
     dir_stack: tuple[tuple[str, ...], ...] = ()
@@ -68,8 +74,8 @@ class ShellState:
     """The first earlier statement that can end the script before the check decides its status."""
     posix_sh: bool = False
     """The shell is a POSIX ``sh`` that may not know ``set -o pipefail``."""
-    list_start: tuple[tuple[str, ...], bool, bool] | None = None
-    """Directory and pipefail before the first conditional change in the current `&&`/`||` list."""
+    list_start: tuple[tuple[str, ...], bool, bool, bool] | None = None
+    """Directory, pipefail and errexit before the first conditional change in the current `&&`/`||` list."""
 
     def __init__(self, pipefail: bool = False, dirs: tuple[str, ...] = (), posix_sh: bool = False):
         if pipefail:
@@ -83,6 +89,7 @@ class ShellState:
         """The state a subshell or a substitution starts from."""
         other = ShellState(posix_sh=self.posix_sh)
         other.pipefail, other.maybe_pipefail, other.risk = self.pipefail, self.maybe_pipefail, self.risk
+        other.errexit, other.exports = self.errexit, self.exports
         other.dirs, other.dir_stack = self.dirs, self.dir_stack
         other.shadowed, other.risky_functions = self.shadowed, self.risky_functions
         return other
@@ -99,7 +106,7 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
     # In a pipeline or in the background a statement runs in a subshell: it changes nothing here.
     alone = len(commands) == 1 and statements[end].op != "&"
     if conditional and alone and state.list_start is None:
-        state.list_start = (state.dirs, state.pipefail, state.maybe_pipefail)
+        state.list_start = (state.dirs, state.pipefail, state.maybe_pipefail, state.errexit)
     for command in commands:
         if command.kind == "simple" and command.words:
             _update_simple(state, command, shell, text, after_or, alone)
@@ -109,17 +116,20 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
             risk = risk_inside(command.body, shell, text) if command.body is not None else None
             if risk is not None:
                 state.risky_functions = {**state.risky_functions, name: risk}
+        elif command.kind == "assignment" and shell == "pwsh" and alone:
+            _pwsh_environment(state, command, text)
         elif command.kind not in ("subshell", "group") and command.body is not None and state.risk is None:
             state.risk = risk_inside(command.body, shell, text)
     if statement.op not in ("&&", "||") and state.list_start is not None:
         # `[ -d api ] && cd api; npm test`: a change made after `&&`/`||` holds for the rest of its
         # list (a check later in an `&&` chain runs only if it ran), but after the list it may or
         # may not have happened.
-        dirs, pipefail, maybe_pipefail = state.list_start
+        dirs, pipefail, maybe_pipefail, errexit = state.list_start
         if state.dirs != dirs:
             state.dirs = (*dirs, "<maybe " + "/".join(state.dirs[len(dirs) :]) + ">")
         state.pipefail = state.pipefail and pipefail
         state.maybe_pipefail = state.maybe_pipefail or maybe_pipefail
+        state.errexit = state.errexit and errexit
         state.list_start = None
 
 
@@ -145,6 +155,8 @@ def _update_simple(state: ShellState, command: Command, shell: str, text: str, a
     if name == "set" and shell == "bash":
         _set_options(state, command, text, alone)
         return
+    if name in ("export", "declare", "typeset") and shell == "bash" and alone:
+        _exports(state, command)
     if shell == "bash" and name == "alias":
         for word in args:  # `alias pytest=true`: an alias shadows the program when aliases expand
             state.shadowed = state.shadowed | {(word.value or word.text).split("=", 1)[0]}
@@ -169,6 +181,30 @@ def _set_options(state: ShellState, command: Command, text: str, alone: bool) ->
                 state.risk = reason("early-exit", command.span, "dash", piece=excerpt(text, command.span))
             state.pipefail = on
             state.maybe_pipefail = on
+        if (not value.startswith("--") and "e" in value[1:]) or (
+                value.endswith("o") and values[number + 1 : number + 2] == ["errexit"]):
+            state.errexit = value[0] == "-"
+
+
+def _exports(state: ShellState, command: Command) -> None:
+    """``export NAME=value`` (and ``declare -x``): the assignment reaches every later command."""
+    words = [word.value for word in command.words[1:]]
+    if (command.words[0].value or "") != "export" and "-x" not in words:
+        return
+    found = tuple(value for value in words if value is not None and "=" in value and not value.startswith("-"))
+    if found:
+        state.exports = (*state.exports, *found)
+
+
+def _pwsh_environment(state: ShellState, command: Command, text: str) -> None:
+    """``$env:NAME = "value"``: the variable reaches every later native command."""
+    target = command.assignments[0].text if command.assignments else ""
+    if not target.lower().startswith("$env:"):
+        return
+    value = text[command.assignments[0].span.end : command.span.end].strip().lstrip("=").strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1]
+    state.exports = (*state.exports, f"{target[5:]}={value}")
 
 
 def risk_of(command: Command, shell: str, after_or: bool, text: str, state: ShellState | None = None) -> Reason | None:

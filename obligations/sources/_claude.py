@@ -16,6 +16,9 @@ How host facts are mapped:
   is a ``Bash`` call of its own, without an exit code.
 - Compaction: a ``compact_boundary`` system entry and the ``isCompactSummary`` entry after it
   are one ``Compaction`` carrying the summary text.
+- Rewinds (``/rewind``, an edited prompt) leave the replaced prompt's subtree in the file: only
+  the active branch is replayed (see ``_claude_branch``), and the report counts the entries left
+  out as ``abandoned``.
 - Every event carries its entry's ``uuid`` as ``entry_id``. A response's ``thinking`` (an entry
   of its own, before its text and calls) is the ``reasoning`` of its ``AssistantMessage``; images
   pasted into a user entry, and images in a tool result, are counted, never kept. Claude Code's
@@ -85,6 +88,12 @@ _WRAPPED = re.compile(r"^<(command-name|command-message|command-args|local-comma
 _BASH_INPUT = re.compile(r"^<bash-input>(.*)</bash-input>\s*$", re.S)
 _BASH_OUTPUT = re.compile(r"<(bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
 _INTERRUPTION = "[Request interrupted by user"
+_SESSION_COMMANDS = re.compile(
+    r"^/(?:compact|context|cost|status|model|config|help|memory|permissions|doctor|resume|rewind|export|hooks"
+    r"|agents|mcp|ide|statusline|usage|todos|bashes|release-notes|output-style|privacy-settings|vim)(?:\s.*)?$",
+    re.S)
+"""Claude Code's own commands typed as a prompt (``/compact``): they manage the session, they are no
+new task (a false task boundary would drop open obligations)."""
 _HOOK_FEEDBACK = re.compile(r"^(?:Subagent)?Stop hook feedback:\n")
 
 
@@ -197,7 +206,7 @@ class ClaudeReader:
             return self._user_shell(shell.group(1), entry, agent)
         if text.startswith(("<bash-stdout>", "<bash-stderr>")):
             return self._user_shell_output(text, agent)
-        if _WRAPPED.match(text):
+        if _WRAPPED.match(text) or _SESSION_COMMANDS.match(text):
             return []
         return [UserMessage(text=text, images=images, **base)]
 

@@ -39,6 +39,9 @@ own output below ``Output:``. A unified-exec command still running when its call
 session, or its ``exec_command_end``, reports the exit; ``write_stdin`` is not a call of its own.
 A declined command (``exec command rejected by user``, ``status: declined``) has no exit code
 and ``error_code "permission_denied"``. A result with no exit code anywhere has none.
+
+Codex "code mode" wraps every call in a JavaScript ``exec`` cell that calls the tools itself,
+whose results can arrive later through ``wait`` calls: see ``_codex_cells``.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
 from ..errors import MalformedEntry
+from ._codex_cells import CodeCells
 from ._common import (
     ROOT,
     Bounded,
@@ -126,6 +130,7 @@ class CodexReader:
         self.polls: Bounded[str, str] = Bounded()
         self.done: Bounded[str, bool] = Bounded()
         self.echo: tuple[str, str, str] | None = None
+        self.cells = CodeCells(self.stamp, report)
         self.reasoning = ""
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
@@ -158,9 +163,9 @@ class CodexReader:
         return None
 
     def finish(self) -> list[Event]:
-        self.report.unfinished_calls = len(self.calls) + len(self.deferred)
+        self.report.unfinished_calls = len(self.calls) + len(self.deferred) + self.cells.unfinished
         self.report.unanswered(list(self.calls))
-        return []
+        return self._out(self.cells.finish(self.agent))
 
     # -- entries ------------------------------------------------------------------------------
 
@@ -255,6 +260,9 @@ class CodexReader:
         elif kind == "custom_tool_call":
             name = string(payload.get("name")) or "unknown"
             raw = payload.get("input")
+            if name == "exec" and isinstance(raw, str):
+                # Code mode: a JavaScript cell that calls the tools itself.
+                return self._out(self.cells.dispatch(call_id, raw, self.cwd, self.agent))
             arguments = {"input": raw} if isinstance(raw, str) else _arguments(raw)
         elif kind == "local_shell_call":
             name = "local_shell"
@@ -269,6 +277,9 @@ class CodexReader:
             # A poll of (or input to) a running command: part of that command's call, not a new one.
             self.polls[call_id] = str(arguments.get("session_id"))
             return []
+        if name == "wait" and "cell_id" in arguments:
+            self.cells.wait(call_id, arguments)  # a poll of a running code-mode cell
+            return []
         self.calls[call_id] = _Call(name)
         shell: Literal["pwsh"] | None = None
         if isinstance(arguments.get("shell"), str) and _PWSH.search(arguments["shell"]):
@@ -281,6 +292,9 @@ class CodexReader:
     def _output(self, payload: dict[str, Any]) -> list[Event]:
         call_id = string(payload.get("call_id")) or f"{self.stamp.origin}"
         raw = payload.get("output")
+        cell = self.cells.output(call_id, raw, self.agent)
+        if cell is not None:
+            return self._out(cell)
         if call_id in self.polls:
             return self._poll(self.polls.pop(call_id), raw)
         call = self.calls.pop(call_id, None)

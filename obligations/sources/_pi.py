@@ -16,7 +16,9 @@ How host facts are mapped:
 
 - ``message`` role ``user``: ``UserMessage``; ``assistant``: ``AssistantMessage`` (its
   ``thinking`` parts as ``reasoning``) and a ``ToolDispatched`` per ``toolCall`` part (with the
-  header's ``cwd``); ``toolResult``: ``ToolCompleted`` with ``isError``; ``bashExecution`` (the
+  header's ``cwd``) — none for a message whose ``stopReason`` is ``aborted`` or ``error``: Pi
+  returns before running its tool calls, so they never ran (they are counted in the report as
+  ``never_ran``); ``toolResult``: ``ToolCompleted`` with ``isError``; ``bashExecution`` (the
   user's ``!`` command): a ``bash`` call (``user_shell``; ``excluded`` for ``!!``, which Pi keeps
   out of the agent's context) and its result with ``exitCode``. A ``custom_message`` is an
   extension's ``HostMessage`` (``hidden`` unless ``display`` is true); ``custom`` entries are
@@ -83,6 +85,8 @@ _EXITED = re.compile(r"Command exited with code (-?\d+)\s*$")
 _ABORTED = re.compile(r"Command aborted\s*$")
 _TIMED_OUT = re.compile(r"Command timed out after [^\n]*$")
 _MAX_GAPS = 100_000
+_NOT_EXECUTED = ("aborted", "error")
+"""Pi's ``stopReason`` values with which the agent loop returns before running the message's tool calls."""
 
 
 @dataclass(slots=True)
@@ -193,6 +197,7 @@ class PiReader:
         self.report = report
         self.cwd: str | None = None
         self.pending: Bounded[str, bool] = Bounded()
+        self.never_ran: Bounded[str, bool] = Bounded()
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         self.stamp.at(line, entry.get("timestamp"), entry.get("id"))
@@ -234,16 +239,10 @@ class PiReader:
         if role == "assistant":
             content = message.get("content")
             events: list[Event] = [AssistantMessage(text=text_of(content), reasoning=thinking_of(content), **base)]
-            for index, part in enumerate(content if isinstance(content, list) else []):
-                if isinstance(part, dict) and part.get("type") == "toolCall":
-                    call_id = string(part.get("id")) or f"{self.stamp.origin}#{index}"
-                    arguments = part.get("arguments")
-                    self.pending[call_id] = True
-                    events.append(ToolDispatched(call_id=call_id, tool=string(part.get("name")) or "unknown",
-                                                 arguments=arguments if isinstance(arguments, dict) else {},
-                                                 cwd=self.cwd, **base))
-            return events
+            return events + self._tool_calls(message, content if isinstance(content, list) else [])
         if role == "toolResult":
+            if string(message.get("toolCallId")) in self.never_ran:
+                return []  # a result for a call that never ran (there should be none)
             return [self._result(message)]
         if role == "bashExecution":
             return self._user_shell(message, entry)
@@ -255,6 +254,27 @@ class PiReader:
         if role not in KNOWN_ROLES:
             self.report.unknown(f"message:{role if role is not None else '(no role)'}")
         return []
+
+    def _tool_calls(self, message: dict[str, Any], content: list[Any]) -> list[Event]:
+        """The ``toolCall`` parts of an assistant message, dispatched — unless the message ended
+        ``aborted`` or ``error``: Pi returns before executing its tool calls then, so they never ran."""
+        base = self.stamp.base()
+        stopped = message.get("stopReason") in _NOT_EXECUTED
+        events: list[Event] = []
+        for index, part in enumerate(content):
+            if not isinstance(part, dict) or part.get("type") != "toolCall":
+                continue
+            call_id = string(part.get("id")) or f"{self.stamp.origin}#{index}"
+            if stopped:
+                self.never_ran[call_id] = True
+                self.report.never_ran += 1
+                continue
+            arguments = part.get("arguments")
+            self.pending[call_id] = True
+            events.append(ToolDispatched(call_id=call_id, tool=string(part.get("name")) or "unknown",
+                                         arguments=arguments if isinstance(arguments, dict) else {},
+                                         cwd=self.cwd, **base))
+        return events
 
     def _result(self, message: dict[str, Any]) -> ToolCompleted:
         call_id = string(message.get("toolCallId")) or f"{self.stamp.origin}#result"
