@@ -28,6 +28,7 @@ DEFAULT_READ_ONLY_TOOLS = frozenset({
     "list_mcp_resources", "read_mcp_resource", "listmcpresourcestool", "readmcpresourcetool", "notebookread",
     "exitplanmode", "enterplanmode", "askuserquestion", "bashoutput", "taskoutput", "skill", "slashcommand",
     "tool_search", "tool_search_call", "wait_agent", "list_agents", "get_agent_status",
+    "toolsearch", "listagents",  # Claude Code 2.1.x: loading deferred tools' schemas, listing its agents
 })
 """Tools that never change the workspace."""
 DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete",
