@@ -52,13 +52,16 @@ from ._catalogue import catalogue_message, first_sentence
 from ._compiler import Compiled, Ledger, compile_prompt
 from ._settings import LedgerSettings, load_ledger_settings
 from ._transcript import TranscriptLedger, read_ledger
+from ._wording import REVIEW_FEEDBACK, advice_in_feedback, review_feedback
 
 __all__ = [
+    "REVIEW_FEEDBACK",
     "Compiled",
     "Ledger",
     "LedgerSettings",
     "SessionAgent",
     "TranscriptLedger",
+    "advice_in_feedback",
     "card",
     "catalogue_message",
     "compile_prompt",
@@ -68,6 +71,7 @@ __all__ = [
     "primary_argument",
     "read_ledger",
     "redact",
+    "review_feedback",
     "size",
     "verbatim",
 ]

@@ -62,6 +62,7 @@ from ._wording import (
     PRIOR_HEADER,
     REVIEW_INSTRUCTION,
     TOOLS_DECLARED,
+    advice_in_feedback,
     obligations_text,
     summary_label,
 )
@@ -274,10 +275,14 @@ class Ledger:
 
     def _host_message(self, event: HostMessage) -> None:
         """A hook's feedback is shown as the host's, whatever its visibility (the agent acted on it); an
-        extension's message only when the user saw it; a delivered completion review is past advice."""
+        extension's message only when the user saw it; a delivered completion review — Pi's extension
+        message, or witness's Stop hook holding the agent with its advice — is past advice."""
         text = event.text.strip()
+        reviewed = advice_in_feedback(text) if event.kind == "hook-feedback" else None
         if event.kind == "extension" and event.name == REVIEW_EXTENSION:
             self._close(None, redact(text) if text else None, review=True)
+        elif reviewed is not None:
+            self._close(None, redact(reviewed), review=True)
         elif event.kind == "hook-feedback" and text:
             handle = self._handle_of(event)
             preview = expandable(redact(text), self.settings.custom_preview_chars, handle)
