@@ -44,10 +44,10 @@ class HookSettings(NamedTuple):
 def hook_settings(environ: Mapping[str, str] | None = None) -> HookSettings:
     """The settings in ``environ`` (default: the process environment). Raises ``ConfigError``."""
     env = os.environ if environ is None else environ
-    return HookSettings(policy(env), blocks_allowed(env), deadline(env))
+    return HookSettings(pipe_policy(env), blocks_allowed(env), deadline(env))
 
 
-def policy(env: Mapping[str, str]) -> Policy:
+def pipe_policy(env: Mapping[str, str]) -> Policy:
     """``WITNESS_POLICY``."""
     value = env.get("WITNESS_POLICY", "").strip()
     if not value:
