@@ -212,8 +212,8 @@ class Ledger:
             self._excluded.add(event.call_id)
         elif is_advisor_tool(event.tool):
             step = self._step
-            question = ""
-            if step is not None and step.event.text.strip():
+            question = _asked_in(event)
+            if not question and step is not None and step.event.text.strip():
                 step.asks = True
                 question = expandable(redact(step.event.text.strip()), self.settings.user_message_max_chars,
                                       step.handle)
@@ -394,3 +394,9 @@ def compile_prompt(events: Iterable[Event], *, question: str | None = None, revi
     """The request for a consultation at the end of ``events`` (``options`` as for :class:`Ledger`);
     raises :class:`~advisor.errors.LedgerTooLarge` as :meth:`Ledger.prompt` does."""
     return Ledger(**options).extend(events).prompt(question=question, review=review)
+
+
+def _asked_in(event: ToolDispatched) -> str:
+    """The question an advisor call passes as its argument (witness's MCP tool takes one), redacted."""
+    question = event.arguments.get("question")
+    return redact(question.strip()) if isinstance(question, str) else ""
