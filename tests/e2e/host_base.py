@@ -29,6 +29,12 @@ class Hooks:
     """The hook commands to install, per event, in the order the host should list them."""
 
     commands: dict[HookEvent, tuple[str, ...]] = field(default_factory=dict)
+    mcp_env: dict[str, str] | None = None
+    """When set, ``witness mcp`` is configured as the MCP server ``witness``, with this environment."""
+
+    def with_mcp(self, env: dict[str, str]) -> Hooks:
+        """These hooks, and ``witness mcp`` as the MCP server ``witness`` with ``env``."""
+        return Hooks(dict(self.commands), dict(env))
 
     @staticmethod
     def witness(host: HostName, *, record: bool = True) -> Hooks:

@@ -13,12 +13,13 @@ that was not read in the session, so an edit is scripted as a ``Read`` answer an
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.e2e.host_base import Hooks, HostName, HostRun, run_process
 from tests.e2e.installation import HostInstall
-from tests.e2e.sandbox import Sandbox
+from tests.e2e.sandbox import WITNESS, Sandbox
 from tests.e2e.scenario import Scenario, Turn
 from tests.e2e.scripted_agent import CompiledConversation
 from tests.support.model_server import ModelServer
@@ -54,6 +55,7 @@ class ClaudeCode:
 
     def _replies(self, turn: Turn, scenario: Scenario, sandbox: Sandbox) -> list[Reply]:
         calls = [ToolCall("Bash", {"command": command, "description": "Run a command"}) for command in turn.run]
+        calls += [ToolCall(f"mcp__witness__{call.tool}", dict(call.arguments)) for call in turn.mcp]
         replies = []
         if turn.edit is not None:
             path = str(sandbox.project / turn.edit.file)
@@ -72,10 +74,28 @@ class ClaudeCode:
         settings.write_text(json.dumps(settings_with(hooks), indent=2), encoding="utf-8")
         env = {**sandbox.env(), **QUIET, "ANTHROPIC_BASE_URL": server.anthropic_base_url,
                "ANTHROPIC_API_KEY": "sk-ant-scripted-test-double"}
+        allowed = ALLOWED_TOOLS
+        if hooks.mcp_env is not None:
+            self.add_mcp(sandbox, env, hooks.mcp_env)
+            allowed += ",mcp__witness"
+            # Else `claude -p` asks the model before the server is up; and a loaded machine starts it slowly.
+            env.update(MCP_CONNECTION_NONBLOCKING="false", MCP_TIMEOUT="60000")
         command = [str(self.install.bin("claude")), "-p", prompt, "--output-format", "stream-json", "--verbose",
-                   "--allowedTools", ALLOWED_TOOLS]
+                   "--allowedTools", allowed]
         code, out, err, seconds = run_process(command, sandbox, env)
         return HostRun(self.name, self.version, code, out, err, seconds, transcripts(sandbox.home), sandbox)
+
+
+    def add_mcp(self, sandbox: Sandbox, env: dict[str, str], server_env: dict[str, str]) -> None:
+        """``claude mcp add --scope user witness -e … -- witness mcp``, as ``docs/hosts.md`` has a user do."""
+        options = [part for name, value in server_env.items() for part in ("-e", f"{name}={value}")]
+        claude = str(self.install.bin("claude"))
+        subprocess.run([claude, "mcp", "remove", "--scope", "user", "witness"], cwd=sandbox.project, env=env,
+                       capture_output=True, timeout=120, stdin=subprocess.DEVNULL)  # a second run in the same home
+        done = subprocess.run([claude, "mcp", "add", "--scope", "user", "witness", *options,
+                               "--", str(WITNESS), "mcp"], cwd=sandbox.project, env=env, capture_output=True,
+                              text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, f"claude mcp add failed:\n{done.stdout}\n{done.stderr}"
 
 
 def settings_with(hooks: Hooks) -> dict[str, object]:
