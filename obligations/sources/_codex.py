@@ -30,7 +30,8 @@ Every line is ``{timestamp, type, payload}``. How host facts are mapped:
   user message are counted, never kept; a session's ``dynamic_tools`` are a ``ToolCatalogue``;
   an ``exec_command_end`` whose ``source`` is ``user_shell`` is the user's own command.
 - A Stop hook's block is recorded as a *user* message ``<hook_prompt hook_run_id="…">reason
-  </hook_prompt>`` whose content items carry ``provenance: {"type": "harness", "hook": true}``
+  </hook_prompt>`` (the reason's ``<``, ``>`` and ``&`` as XML entities, unescaped here) whose
+  content items carry ``provenance: {"type": "harness", "hook": true}``
   (0.171.0; also an ``item_completed`` ``HookPrompt`` event, not read): a ``HostMessage`` of kind
   ``hook-feedback`` per prompt, which starts no task.
 
@@ -53,6 +54,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+from xml.sax.saxutils import unescape
 
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
@@ -405,7 +407,7 @@ def _hook_prompts(text: str) -> list[str]:
         opening = _HOOK_PROMPT_OPEN.match(element)
         if opening is None:
             return []
-        prompts.append(element[opening.end():].strip())
+        prompts.append(unescape(element[opening.end():].strip()))  # Codex 0.171.0 writes `<` `>` as `&lt;` `&gt;`
     return prompts
 
 
