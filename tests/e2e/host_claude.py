@@ -27,8 +27,6 @@ from tests.support.script import Reply, ToolCall
 
 PACKAGE = "@anthropic-ai/claude-code"
 ALLOWED_TOOLS = "Bash,Read,Edit,Write,Agent"
-HOOK_TIMEOUT = 30
-"""Seconds Claude Code gives each hook (set explicitly: its default has changed between versions)."""
 QUIET = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1",
     "DISABLE_ERROR_REPORTING": "1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY": "1",
@@ -100,7 +98,7 @@ class ClaudeCode:
 
 def settings_with(hooks: Hooks) -> dict[str, object]:
     """``settings.json`` with each hook command, in the shape Claude Code reads."""
-    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}
+    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": hooks.timeout}
                                          for command in commands]}]
                       for event, commands in hooks.commands.items()}}
 

@@ -28,7 +28,6 @@ from tests.support.script import Reply, ToolCall
 PACKAGE = "@openai/codex"
 MODEL = "scripted-test-double"
 API_KEY_ENV = "SCRIPTED_MODEL_API_KEY"
-HOOK_TIMEOUT = 30
 MCP_NAMESPACE = "mcp__witness"
 """The namespace Codex declares the ``witness`` MCP server's tools in."""
 CONFIG = """\
@@ -118,7 +117,7 @@ def apply_patch(edit: Edit) -> str:
 
 def hooks_json(hooks: Hooks) -> dict[str, object]:
     """``hooks.json`` with each hook command, in the shape Codex reads."""
-    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}
+    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": hooks.timeout}
                                          for command in commands]}]
                       for event, commands in hooks.commands.items()}}
 
