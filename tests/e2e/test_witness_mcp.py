@@ -5,18 +5,21 @@ the advisor model) carrying the ledger of the calling session — redacted, with
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from advisor.ledger import read_ledger
-from tests.e2e.conftest import Played, advisor_env, play
+from tests.e2e.conftest import ADVISOR_MODEL, Played, advisor_env, play
 from tests.e2e.host_base import Hooks, Host
 from tests.e2e.host_claude import ClaudeCode
 from tests.e2e.host_codex import Codex
-from tests.e2e.sandbox import Sandbox
+from tests.e2e.installation import HostInstall
+from tests.e2e.sandbox import EgressTrap, Sandbox
 from tests.support.model_server import ModelServer
-from tests.support.script import Reply
+from tests.support.script import RecordedRequest, Reply
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -24,17 +27,34 @@ ADVICE = "Severity: concern\nThe test still fails: fix sum.js and re-run `npm te
 SECRET = "sk-proj-Q2x8fP0aL9mT4rZ7vB1nK6cH3yW5dJ0s"
 
 
-@pytest.fixture(params=["claude-code", "codex"])
-def host(request: pytest.FixtureRequest, claude: ClaudeCode, codex: Codex) -> Host:
-    """Each host that loads MCP servers."""
-    return claude if request.param == "claude-code" else codex
+@dataclass
+class Sessions:
+    """Two sessions played one after the other in one project with ``witness mcp`` configured: ``mcp_tools``
+    (its test fails), then ``mcp_clean`` (nothing fails), with what each sent the host's model and the advisor."""
+
+    host: Host
+    sandbox: Sandbox
+    first: Played
+    first_requests: list[RecordedRequest]
+    second: Played
+    second_requests: list[RecordedRequest]
+    advisor_requests: list[RecordedRequest]
 
 
-def play_with_mcp(host: Host, scenario: str, sandbox: Sandbox, server: ModelServer, advisor: ModelServer,
-                  advice: str = ADVICE) -> Played:
-    """Play ``scenario`` with ``witness mcp`` configured, the advisor model answering ``advice``."""
-    advisor.default = Reply(text=advice)
-    return play(host, scenario, sandbox, server, Hooks().with_mcp(advisor_env(sandbox, advisor)))
+@pytest.fixture(scope="module", params=["claude-code", "codex"])
+def sessions(request: pytest.FixtureRequest, hosts_install: HostInstall,
+             tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sessions]:
+    """Each host that loads MCP servers, with both sessions played (once per module: each run takes seconds)."""
+    host: Host = ClaudeCode(hosts_install) if request.param == "claude-code" else Codex(hosts_install)
+    with EgressTrap() as trap, ModelServer() as server, ModelServer(models=(ADVISOR_MODEL,)) as advisor:
+        sandbox = Sandbox(tmp_path_factory.mktemp(request.param), trap).create()
+        hooks = Hooks().with_mcp(advisor_env(sandbox, advisor))
+        advisor.enqueue(Reply(text=ADVICE), Reply(text="Severity: none\nFine."))
+        first = play(host, "mcp_tools", sandbox, server, hooks)
+        first_requests = server.requests
+        server.reset()
+        second = play(host, "mcp_clean", sandbox, server, hooks)
+        yield Sessions(host, sandbox, first, first_requests, second, server.requests, advisor.requests_to("chat"))
 
 
 def declared(host: Host, body: dict[str, Any]) -> set[str]:
@@ -57,52 +77,41 @@ def tool_results(body: dict[str, Any]) -> str:
     return "\n".join(found)
 
 
-def test_tools_are_listed_called_and_answered(host: Host, sandbox: Sandbox, model_server: ModelServer,
-                                              advisor_server: ModelServer) -> None:
-    """The host declares both tools to its model up front, calls them, and sends their answers back to it."""
-    played = play_with_mcp(host, "mcp_tools", sandbox, model_server, advisor_server)
+def test_tools_are_listed_called_and_answered(sessions: Sessions) -> None:
+    """The host declares both tools to its model in every request, calls them, and sends their answers back."""
+    host, played = sessions.host, sessions.first
     assert played.agent.played_through("main"), played.explain()
-    requests = [r for r in model_server.requests if r.api in ("messages", "responses") and r.body.get("tools")]
+    requests = [r for r in sessions.first_requests if r.api in ("messages", "responses") and r.body.get("tools")]
     assert len(requests) >= 4, played.explain()
-    shown = [(sorted(declared(host, r.body)), len(r.body["tools"]), r.path) for r in requests]
-    assert all(names == ["mcp__witness__advisor", "mcp__witness__obligations"] for names, _, _ in shown), shown
+    shown = [sorted(declared(host, r.body)) for r in requests]
+    assert all(names == ["mcp__witness__advisor", "mcp__witness__obligations"] for names in shown), shown
     results = tool_results(requests[-1].body)
     assert "Verification obligations open in this session (1)" in results and "`npm test` (test)" in results
     assert "The test still fails: fix sum.js" in results, results[-2000:]
 
 
-def test_advisor_reads_this_sessions_ledger_redacted(host: Host, sandbox: Sandbox, model_server: ModelServer,
-                                                     advisor_server: ModelServer) -> None:
-    """The advisor's one request holds this session's work and open obligation and the question, not the secret."""
-    play_with_mcp(host, "mcp_tools", sandbox, model_server, advisor_server)
-    (request,) = advisor_server.requests_to("chat")
-    sent = json.dumps(request.body)
+def test_advisor_reads_this_sessions_ledger_redacted(sessions: Sessions) -> None:
+    """The advisor's request holds this session's work, its open obligation and the question — not the secret."""
+    sent = json.dumps(sessions.advisor_requests[0].body)
     assert "1 failed: sum(2, 3) is -1" in sent and "Verification obligations witness records as open" in sent
     assert "Is the failing test dealt with?" in sent and "mcp__witness__obligations" in sent
     assert SECRET not in sent and "[REDACTED:openai-key]" in sent
 
 
-def test_mcp_advice_is_a_past_consultation_in_the_next_ledger(host: Host, sandbox: Sandbox,
-                                                              model_server: ModelServer,
-                                                              advisor_server: ModelServer) -> None:
+def test_mcp_advice_is_a_past_consultation_in_the_next_ledger(sessions: Sessions) -> None:
     """The advice the host recorded as the tool's result comes back, in the transcript's next ledger, as the
     advisor's own earlier turn."""
-    played = play_with_mcp(host, "mcp_tools", sandbox, model_server, advisor_server)
-    (transcript,) = played.run.transcripts
+    (transcript,) = sessions.first.run.transcripts
     messages = read_ledger(transcript).ledger.prompt(question="and now?").messages
     assert [m.text for m in messages if m.role == "assistant"] == [ADVICE]
 
 
-def test_two_sessions_in_one_directory(host: Host, sandbox: Sandbox, model_server: ModelServer,
-                                       advisor_server: ModelServer) -> None:
+def test_two_sessions_in_one_directory(sessions: Sessions) -> None:
     """A second session in the same project is answered from its own transcript, not the first's open failure."""
-    first = play_with_mcp(host, "mcp_tools", sandbox, model_server, advisor_server)
-    model_server.reset()
-    second = play_with_mcp(host, "mcp_clean", sandbox, model_server, advisor_server, advice="Severity: none\nFine.")
+    second = sessions.second
     assert second.agent.played_through("main") and len(second.run.transcripts) == 2, second.explain()
-    results = tool_results(model_server.requests[-1].body)
-    assert "none open" in results and "npm test" not in results, results
-    (request,) = advisor_server.requests_to("chat")[1:]
-    sent = json.dumps(request.body)
+    assert sessions.first.run.transcripts[0] in second.run.transcripts
+    results = tool_results(sessions.second_requests[-1].body)
+    assert "Verification obligations: none open." in results and "sum(2, 3)" not in results, results
+    sent = json.dumps(sessions.advisor_requests[1].body)
     assert "List the files of the project." in sent and "sum(2, 3)" not in sent
-    assert first.run.transcripts[0] in second.run.transcripts

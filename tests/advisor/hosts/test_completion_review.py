@@ -4,6 +4,7 @@ double for the remote model) blocks, informs or allows — once per state, faili
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from advisor.consult import ConsultationLog
+from advisor.hosts import answer_hook
 from tests.advisor.hosts.hook_sessions import decision
 from tests.advisor.sessions import witness
 from tests.support.model_server import ModelServer
@@ -28,28 +30,39 @@ FAILING: list[Action] = [User("make the tests pass"),
                          Step("Done.")]
 
 
-def review(tmp_path: Path, actions: list[Action], server: ModelServer | None, **env: str
-           ) -> tuple[dict[str, Any] | None, str]:
-    """One Stop call of `witness hook claude-code --review` on the session: the parsed answer and stderr."""
+def review(tmp_path: Path, actions: list[Action], server: ModelServer | None, *, process: bool = False,
+           **env: str) -> tuple[dict[str, Any] | None, str]:
+    """One Stop call of `witness hook claude-code --review` on the session: the parsed answer and stderr. In this
+    process by default (with the hook's environment); ``process``: as the installed `witness` script."""
     transcript = tmp_path / "session.jsonl"
     if not transcript.exists():
         write(transcript, "claude-code", actions)
-    payload = {"hook_event_name": "Stop", "session_id": "s-1", "transcript_path": str(transcript),
-               "cwd": str(tmp_path), "stop_hook_active": False}
+    payload = json.dumps({"hook_event_name": "Stop", "session_id": "s-1", "transcript_path": str(transcript),
+                          "cwd": str(tmp_path), "stop_hook_active": False}).encode()
     model = {"WITNESS_ADVISOR_PROVIDER": "openai", "WITNESS_ADVISOR_MODEL": "scripted-test-double",
              "WITNESS_ADVISOR_BASE_URL": server.openai_base_url, "OPENAI_API_KEY": "sk-test"} if server else {}
-    done = witness("hook", "claude-code", "--review", stdin=json.dumps(payload).encode(),
-                   env={"WITNESS_HOME": str(tmp_path / "home"), "WITNESS_CONFIG": str(tmp_path / "none.toml"),
-                        **model, **env})
-    assert done.returncode == 0
-    out = done.stdout.decode().strip()
-    return (json.loads(out) if out else None), done.stderr.decode()
+    settings = {"WITNESS_HOME": str(tmp_path / "home"), "WITNESS_CONFIG": str(tmp_path / "none.toml"), **model, **env}
+    if process:
+        done = witness("hook", "claude-code", "--review", stdin=payload, env=settings)
+        assert done.returncode == 0
+        out, err = done.stdout.decode(), done.stderr.decode()
+    else:
+        with pytest.MonkeyPatch.context() as patch:
+            for name in ("WITNESS_ADVISOR_PROVIDER", "WITNESS_ADVISOR_MODEL", "WITNESS_ADVISOR_BASE_URL",
+                         "WITNESS_STOP_BLOCKS", "WITNESS_HOOK_DEADLINE"):
+                patch.delenv(name, raising=False)
+            for name, value in settings.items():
+                patch.setenv(name, value)
+            errors = io.StringIO()
+            out, err = answer_hook("claude-code", payload, errors, review=True), errors.getvalue()
+    return (json.loads(out) if out.strip() else None), err
 
 
 def test_a_concern_blocks_with_the_advice(tmp_path: Path, model_server: ModelServer) -> None:
-    """A `concern` holds the agent: the reason carries the advice, marked so a later ledger replays it."""
+    """A `concern` holds the agent (the installed hook, as a host runs it): the reason carries the advice, marked
+    so a later ledger replays it."""
     model_server.enqueue(Reply(text="Severity: concern\nOnly one test file ran; run the whole suite."))
-    answer, _ = review(tmp_path, DONE, model_server)
+    answer, _ = review(tmp_path, DONE, model_server, process=True)
     assert decision(answer) == "block" and answer is not None
     assert answer["reason"].startswith("witness completion review (reminder 1 of 3")
     assert "Only one test file ran; run the whole suite." in answer["reason"]
@@ -105,7 +118,7 @@ def test_a_review_that_cannot_run_allows(tmp_path: Path, model_server: ModelServ
         answer, err = review(tmp_path, DONE, gone)
     else:
         model_server.enqueue(Hang(60))
-        answer, err = review(tmp_path, DONE, model_server, WITNESS_HOOK_DEADLINE="10")
+        answer, err = review(tmp_path, DONE, model_server, process=True, WITNESS_HOOK_DEADLINE="10")
     assert decision(answer) in ("allow", "release"), answer
     assert answer is None or "did not run" in answer["systemMessage"]
     assert "allowing" in err
