@@ -72,14 +72,12 @@ class ClaudeCode:
         settings.write_text(json.dumps(settings_with(hooks), indent=2), encoding="utf-8")
         env = {**sandbox.env(), **QUIET, "ANTHROPIC_BASE_URL": server.anthropic_base_url,
                "ANTHROPIC_API_KEY": "sk-ant-scripted-test-double"}
-        allowed = ALLOWED_TOOLS
         if hooks.mcp_env is not None:
             self.add_mcp(sandbox, env, hooks.mcp_env)
-            allowed += ",mcp__witness"
             # Else `claude -p` asks the model before the server is up; and a loaded machine starts it slowly.
             env.update(MCP_CONNECTION_NONBLOCKING="false", MCP_TIMEOUT="60000")
         command = [str(self.install.bin("claude")), "-p", prompt, "--output-format", "stream-json", "--verbose",
-                   "--allowedTools", allowed]
+                   "--allowedTools", ALLOWED_TOOLS]
         code, out, err, seconds = run_process(command, sandbox, env)
         return HostRun(self.name, self.version, code, out, err, seconds, transcripts(sandbox.home), sandbox)
 
@@ -97,10 +95,15 @@ class ClaudeCode:
 
 
 def settings_with(hooks: Hooks) -> dict[str, object]:
-    """``settings.json`` with each hook command, in the shape Claude Code reads."""
-    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": hooks.timeout}
-                                         for command in commands]}]
-                      for event, commands in hooks.commands.items()}}
+    """``settings.json`` with each hook command, in the shape Claude Code reads (and, with ``witness mcp``, the
+    permission rule ``docs/hosts.md`` gives for its tools)."""
+    settings: dict[str, object] = {
+        "hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": hooks.timeout}
+                                     for command in commands]}]
+                  for event, commands in hooks.commands.items()}}
+    if hooks.mcp_env is not None:
+        settings["permissions"] = {"allow": ["mcp__witness"]}
+    return settings
 
 
 def transcripts(home: Path) -> list[Path]:
