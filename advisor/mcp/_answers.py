@@ -96,36 +96,40 @@ def _item(item: Item, note: str = "") -> list[str]:
     return lines
 
 
-async def advisor_answer(caller: Caller, question: str | None) -> ToolAnswer:
+async def advisor_answer(caller: Caller, question: str | None, *,
+                         model_flags: Mapping[str, Any] | None = None) -> ToolAnswer:
     """The ``advisor`` tool: a consultation on the calling agent's ledger (the question alone when the
-    session cannot be found, with a note saying so)."""
+    session cannot be found, with a note saying so); ``model_flags`` as ``witness mcp --model …`` gives them."""
     question = question.strip() if question and question.strip() else None
     try:
         session, read = await asyncio.to_thread(_session, caller)
     except SessionNotFound as error:
-        return await _from_nothing(str(error), question)
+        return await _from_nothing(str(error), question, model_flags)
     except ConfigError as error:
         return ToolAnswer(f"witness advisor: {error}", is_error=True)
     workspace = Path(session.cwd) if session.cwd and os.path.isdir(session.cwd) else None
     return await _consulted(read.ledger, workspace, question, call_id=session.call_id,
-                            requester=read.ledger.agent_id or "main", executor_model=session.executor_model)
+                            requester=read.ledger.agent_id or "main", executor_model=session.executor_model,
+                            model_flags=model_flags)
 
 
-async def _from_nothing(reason: str, question: str | None) -> ToolAnswer:
+async def _from_nothing(reason: str, question: str | None, model_flags: Mapping[str, Any] | None) -> ToolAnswer:
     note = UNKNOWN_SESSION.format(reason=reason)
     if question is None:
         return ToolAnswer(f"{note} Pass `question` to be advised on it alone.", is_error=True)
-    answer = await _consulted(Ledger(), None, question, call_id=None, requester="unknown", executor_model=None)
+    answer = await _consulted(Ledger(), None, question, call_id=None, requester="unknown", executor_model=None,
+                              model_flags=model_flags)
     if answer.is_error:
         return ToolAnswer(f"{answer.text}\n\n({note})", is_error=True)
     return ToolAnswer(f"{answer.text}\n\n({note} This advice answers the question alone.)")
 
 
 async def _consulted(ledger: Ledger, workspace: Path | None, question: str | None, *, call_id: str | None,
-                     requester: str, executor_model: str | None) -> ToolAnswer:
+                     requester: str, executor_model: str | None, model_flags: Mapping[str, Any] | None
+                     ) -> ToolAnswer:
     try:
         advice = await advise(ledger, workspace=workspace, trigger="manual", requester=requester, call_id=call_id,
-                              question=question, executor_model=executor_model)
+                              question=question, executor_model=executor_model, model_flags=model_flags)
     except ConfigError as error:
         return ToolAnswer(f"witness advisor is not configured: {error}", is_error=True)
     except OSError as error:  # the consultation log cannot be written

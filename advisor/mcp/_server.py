@@ -8,8 +8,10 @@ neither changes the workspace.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
-from typing import Annotated
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
@@ -38,28 +40,28 @@ def _meta(ctx: Context) -> dict[str, object]:
     return dict(meta) if meta else {}
 
 
-async def _advisor(ctx: Context, question: Annotated[str | None, Field(description=QUESTION)] = None) -> CallToolResult:
-    return _result(await advisor_answer(Caller.here(_meta(ctx)), question))
+def build_server(model_flags: Mapping[str, Any] | None = None) -> MCPServer:
+    """The server, with the ``advisor`` and ``obligations`` tools; ``model_flags`` choose the advisor model
+    over the environment and the configuration file (``model``, ``provider``, ``base_url``)."""
+    flags = dict(model_flags or {})
 
+    async def advisor(ctx: Context, question: Annotated[str | None, Field(description=QUESTION)] = None
+                      ) -> CallToolResult:
+        return _result(await advisor_answer(Caller.here(_meta(ctx)), question, model_flags=flags))
 
-async def _obligations(ctx: Context) -> CallToolResult:
-    import asyncio
+    async def obligations(ctx: Context) -> CallToolResult:
+        return _result(await asyncio.to_thread(obligations_answer, Caller.here(_meta(ctx))))
 
-    return _result(await asyncio.to_thread(obligations_answer, Caller.here(_meta(ctx))))
-
-
-def build_server() -> MCPServer:
-    """The server, with the ``advisor`` and ``obligations`` tools."""
     server: MCPServer = MCPServer(name=SERVER_NAME, version=_version(), instructions=INSTRUCTIONS,
                                   log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=False)
-    server.add_tool(_advisor, name="advisor", title="Ask witness's advisor", description=ADVISOR,
+    server.add_tool(advisor, name="advisor", title="Ask witness's advisor", description=ADVISOR,
                     annotations=read_only, meta=ALWAYS_LOAD, structured_output=False)
-    server.add_tool(_obligations, name="obligations", title="Open verification obligations",
+    server.add_tool(obligations, name="obligations", title="Open verification obligations",
                     description=OBLIGATIONS, annotations=read_only, meta=ALWAYS_LOAD, structured_output=False)
     return server
 
 
-def serve() -> None:
+def serve(model_flags: Mapping[str, Any] | None = None) -> None:
     """Serve on standard input and output until the client closes them."""
-    build_server().run("stdio")
+    build_server(model_flags).run("stdio")

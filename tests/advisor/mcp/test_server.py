@@ -26,9 +26,10 @@ pytestmark = pytest.mark.slow
 SESSION = "aaaaaaaa-1111"
 
 
-async def _session(env: Mapping[str, str], cwd: Path, calls: list[tuple[str, dict[str, Any], dict[str, Any]]]
-                   ) -> tuple[list[Tool], list[CallToolResult]]:
-    params = StdioServerParameters(command=WITNESS, args=["mcp"], env={"PATH": os.environ["PATH"], **env}, cwd=cwd)
+async def _session(env: Mapping[str, str], cwd: Path, calls: list[tuple[str, dict[str, Any], dict[str, Any]]],
+                   flags: list[str]) -> tuple[list[Tool], list[CallToolResult]]:
+    params = StdioServerParameters(command=WITNESS, args=["mcp", *flags], env={"PATH": os.environ["PATH"], **env},
+                                   cwd=cwd)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
         await client.initialize()
         tools = (await client.list_tools()).tools
@@ -37,10 +38,10 @@ async def _session(env: Mapping[str, str], cwd: Path, calls: list[tuple[str, dic
     return tools, results
 
 
-def serve(env: Mapping[str, str], cwd: Path, *calls: tuple[str, dict[str, Any], dict[str, Any]]
-          ) -> tuple[list[Tool], list[CallToolResult]]:
-    """Start `witness mcp` with ``env`` in ``cwd``, list its tools and make ``calls``."""
-    return asyncio.run(_session(env, cwd, list(calls)))
+def serve(env: Mapping[str, str], cwd: Path, *calls: tuple[str, dict[str, Any], dict[str, Any]],
+          flags: tuple[str, ...] = ()) -> tuple[list[Tool], list[CallToolResult]]:
+    """Start `witness mcp FLAGS` with ``env`` in ``cwd``, list its tools and make ``calls``."""
+    return asyncio.run(_session(env, cwd, list(calls), list(flags)))
 
 
 def text(result: CallToolResult) -> str:
@@ -97,6 +98,19 @@ def test_advice_is_logged_with_who_asked(home: Home) -> None:
     assert logged.advice == "Severity: none\nOn track."
     assert logged.lineage is not None and logged.lineage.trigger == "manual"
     assert logged.lineage.consultation_id == calls[0]
+
+
+def test_the_model_can_be_chosen_by_flags(home: Home) -> None:
+    """`witness mcp --model … --provider … --base-url …` consults that model with nothing in the environment."""
+    _, calls = home.claude_session(SESSION, FAILING)
+    env = {**home.claude_env(SESSION), "WITNESS_HOME": str(home.root / "witness"), "OPENAI_API_KEY": "sk-scripted"}
+    with ModelServer() as server:
+        server.enqueue(Reply(text="Severity: none\nOn track."))
+        _, (result,) = serve(env, home.project, ("advisor", {}, {"claudecode/toolUseId": calls[0]}),
+                             flags=("--model", "scripted-test-double", "--provider", "openai",
+                                    "--base-url", server.openai_base_url))
+        assert len(server.requests_to("chat")) == 1
+    assert not result.is_error and text(result) == "Severity: none\nOn track."
 
 
 def test_unknown_caller_is_advised_on_the_question_alone(home: Home) -> None:
