@@ -9,8 +9,12 @@
 never decides an exit status (to these hosts exit 2 means "block"). The payloads and answers are
 typed: :class:`StopInput` in, :class:`StopBlock` or :class:`StopRelease` out. ``Stop`` and
 ``SubagentStop`` replay the session through an ``obligations.Tracker``; the block counter keeps
-its counts under ``$WITNESS_HOME/hooks``. Importing this package is cheap: the models and the
-tracker load only when a Stop call needs them (a host starts a hook for every tool call).
+its counts under ``$WITNESS_HOME/hooks``. With ``review=True`` a Stop that nothing holds gets the
+completion review (``witness hook … --review``; :class:`ReviewedStates` keeps it to once per state).
+:func:`calling_session` finds the transcript of the agent whose MCP tool call ``witness mcp`` is
+answering; :func:`advise` runs one logged consultation on a live session's ledger. Importing this
+package is cheap: the models, the tracker and the model SDKs load only when a call needs them (a
+host starts a hook for every tool call).
 """
 
 from __future__ import annotations

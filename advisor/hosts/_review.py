@@ -59,6 +59,8 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
         read = read_ledger(payload.transcript_path, policy=settings.policy)
     except (NotATranscript, OSError) as error:
         return _not_run(f"the transcript cannot be read ({error})", err)
+    except ConfigError as error:  # the [ledger] settings
+        return _not_run(str(error), err)
     compiled = read.ledger.compile(review=True)
     state = hashlib.sha256(json.dumps([[m.role, m.text] for m in compiled.prompt.messages]).encode()).hexdigest()
     try:
