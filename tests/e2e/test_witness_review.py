@@ -5,6 +5,7 @@ feeds the advice back, and the next review — which sees the first as past advi
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pytest
 
@@ -13,8 +14,8 @@ from tests.e2e.conftest import advisor_env, play
 from tests.e2e.host_base import Hooks, Host
 from tests.e2e.host_claude import ClaudeCode
 from tests.e2e.host_codex import Codex
-from tests.e2e.observe import stop_feedback
-from tests.e2e.sandbox import Sandbox
+from tests.e2e.observe import jsonl, stop_feedback
+from tests.e2e.sandbox import WITNESS, Sandbox
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply
 
@@ -51,3 +52,25 @@ def test_a_concern_holds_the_stop_and_the_advice_reaches_the_model(host: Host, s
     logged = ConsultationLog(sandbox.witness_home / "log").consultations()
     assert [(c.severity, c.lineage.trigger if c.lineage else None) for c in logged] == \
         [("concern", "completion"), ("none", "completion")]
+    shown = subprocess.run([str(WITNESS), "log"], env=sandbox.env(), capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert [line.split()[-5:-3] for line in shown.stdout.splitlines()[1:]] == [["severity", "concern"],
+                                                                               ["severity", "none"]], shown.stdout
+
+
+def test_an_unreachable_advisor_lets_the_agent_stop(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
+    """With the advisor model down, the review fails open: the agent stops where its script ends, unblocked; Claude
+    Code records the message that the review did not run (`codex exec` 0.171.0 shows a Stop hook's message nowhere)."""
+    with ModelServer() as gone:
+        sandbox.extra_env.update(advisor_env(sandbox, gone))
+    played = play(host, "genuine_rerun", sandbox, model_server, Hooks.reviewing(host.name))
+    assert played.agent.played_through("main"), played.explain()
+    (transcript,) = played.run.transcripts
+    assert stop_feedback(transcript) == []
+    (stop,) = played.run.hook_calls()
+    assert stop["payload"]["hook_event_name"] == "Stop"
+    if host.name == "claude-code":
+        shown = [entry["attachment"]["content"] for entry in jsonl(transcript)
+                 if (entry.get("attachment") or {}).get("type") == "hook_system_message"]
+        assert [text.startswith("witness: the completion review did not run (Advisor call failed") for text in shown] \
+            == [True], shown
