@@ -21,6 +21,8 @@
     ├── ConsultationNotFound(AdvisorError, LookupError)
     │                                               no consultation in the log has that id (or
     │                                               the prefix names several)
+    ├── SessionNotFound(AdvisorError, LookupError)  ``witness mcp``: no transcript is known to hold
+    │                                               the call (it is answered from no session's)
     ├── OrchestrationError(AdvisorError, RuntimeError)
     │   │                                           ``AdvisorHost`` refuses a lifecycle call
     │   ├── UnknownAgent(OrchestrationError, KeyError)
@@ -65,6 +67,7 @@ __all__ = [
     "ModelUnavailable",
     "OrchestrationError",
     "RegistrationError",
+    "SessionNotFound",
     "StepRefused",
     "ToolNotPermitted",
     "UnknownAgent",
@@ -116,6 +119,12 @@ class LedgerTooLarge(AdvisorError, ValueError):
 
 class ConsultationNotFound(AdvisorError, LookupError):
     """No consultation in the log has the id asked for, or the prefix given names several."""
+
+
+class SessionNotFound(AdvisorError, LookupError):
+    """The MCP client's call names no session witness can find: it sent none of the ids a host sends
+    with a call, or no transcript it names holds the call (then the answer must not come from
+    another session's transcript)."""
 
 
 class OrchestrationError(AdvisorError, RuntimeError):

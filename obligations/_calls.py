@@ -15,7 +15,7 @@ from typing import Any
 import shellparse
 
 from ._config import DEFAULT_PWSH_TOOLS, TrackerConfig
-from ._consultations import advisor_named
+from ._consultations import advisor_named, obligations_named
 from ._vocabulary import CallKind
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
@@ -51,7 +51,7 @@ class Call:
 def interpret(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None, config: TrackerConfig) -> Call:
     """Interpret a call of ``tool`` with ``arguments``."""
     name = tool.lower()
-    if name in config.ignored_tools or advisor_named(name):
+    if name in config.ignored_tools or advisor_named(name) or obligations_named(name):
         return Call(tool, "ignored", None, None, False, ())
     if name in config.shell_tools:
         command = _command(arguments)

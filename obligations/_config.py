@@ -30,7 +30,7 @@ DEFAULT_READ_ONLY_TOOLS = frozenset({
     "tool_search", "tool_search_call", "wait_agent", "list_agents", "get_agent_status",
     # Claude Code's deferred-tool search and task list; Codex's terminal reader, question and web search
     "toolsearch", "taskcreate", "taskupdate", "tasklist", "taskget", "read_thread_terminal", "request_user_input",
-    "web__run",
+    "web__run", "listagents",
 })
 """Tools that never change the workspace."""
 DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete",

@@ -315,3 +315,13 @@ def test_example_commands_are_judged() -> None:
     assert done.returncode == 1, done.stderr
     for headline in ("witness:", "reporting pipe:", "masked:", "not a check:"):
         assert headline in done.stdout
+
+
+def test_no_tracked_file_holds_a_merge_conflict_marker() -> None:
+    """No tracked text file carries an unresolved merge conflict (the README's first block is CI's command)."""
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    marker = re.compile(rb"^(<{7}|>{7})( |$)", re.M)
+    texts = {".md", ".py", ".toml", ".jsonl", ".json", ".txt", ".cfg"}
+    paths = [ROOT / name for name in tracked.decode().split("\0") if Path(name).suffix in texts]
+    conflicted = [str(path.relative_to(ROOT)) for path in paths if path.is_file() and marker.search(path.read_bytes())]
+    assert conflicted == []

@@ -23,10 +23,9 @@ from advisor.consult import (
     investigation_tools,
     load_consult_settings,
 )
-from advisor.ledger import Compiled, Ledger, SessionAgent, load_ledger_settings, redact
+from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger, redact
 from advisor.models import load_model_config, make_model
 from obligations import Event, ToolCompleted, ToolDispatched
-from obligations.sources import open_transcript
 
 from ._consult_output import print_request, print_result
 from ._exits import ExitCode
@@ -86,12 +85,9 @@ def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
 
 def compile_ledger(options: ConsultOptions, settings: ConsultSettings) -> tuple[Ledger, Compiled, str | None]:
     """The session's ledger, the request it compiles to, and the session's recorded working directory."""
-    transcript = open_transcript(options.transcript)
-    ledger = Ledger(host=transcript.format, settings=load_ledger_settings())
-    ledger.extend(upto_call(transcript.events(), options.upto))
-    ledger.session_id = transcript.report.session_id
-    compiled = ledger.compile(question=options.question, tools=investigation_tools(settings))
-    return ledger, compiled, transcript.report.cwd
+    read = read_ledger(options.transcript, select=lambda events: upto_call(events, options.upto))
+    compiled = read.ledger.compile(question=options.question, tools=investigation_tools(settings))
+    return read.ledger, compiled, read.report.cwd
 
 
 def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:

@@ -44,6 +44,12 @@ def _log() -> click.Command:
     return command()
 
 
+def _mcp() -> click.Command:
+    from ._mcp import command
+
+    return command()
+
+
 def _packet() -> click.Command:
     from ._packet import command
 
@@ -57,7 +63,7 @@ def _serve() -> click.Command:
 
 
 SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "consult": _consult,
-                                                       "hook": _hook, "log": _log, "packet": _packet,
+                                                       "hook": _hook, "log": _log, "mcp": _mcp, "packet": _packet,
                                                        "serve": _serve}
 """Every subcommand, and how to build it."""
 

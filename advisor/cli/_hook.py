@@ -4,8 +4,8 @@ What the hosts send and are answered is :mod:`advisor.hosts`'s business; this is
 command that reads the call and prints the answer. It always exits 0 — to these hosts exit 2
 means "block" — whatever goes wrong: a closed or unreadable standard input, a closed or full
 standard output or error, an unknown option, a call that would outlast its deadline
-(``WITNESS_HOOK_DEADLINE``, default 20 s: past it the hook allows, with a message). Standard
-input is read up to ``MAX_INPUT_BYTES`` (16 MB); the hosts send a few kilobytes.
+(``WITNESS_HOOK_DEADLINE``, default 20 s, 150 s with ``--review``: past it the hook allows, with a
+message). Standard input is read up to ``MAX_INPUT_BYTES`` (16 MB); the hosts send a few kilobytes.
 """
 
 from __future__ import annotations
@@ -24,19 +24,23 @@ if TYPE_CHECKING:
 
     import click
 
-USAGE = "usage: witness hook claude-code|codex < hook-input.json"
+USAGE = "usage: witness hook claude-code|codex [--review] < hook-input.json"
 _DEFAULT_DEADLINE = 20.0
+_REVIEW_DEADLINE = 150.0  # advisor.hosts' REVIEW_DEADLINE, not imported: this path loads almost nothing
+REVIEW = "--review"
 
 
 def run_hook(args: list[str]) -> int:
     """Answer the hook call on standard input; print the answer. Always exit status 0."""
     err: TextIO = Output(sys.stderr)  # type: ignore[assignment]  # only `write` is used: failures are swallowed
     try:
-        deadline = _deadline(err)
+        review = REVIEW in args
+        deadline = _deadline(_REVIEW_DEADLINE if review else _DEFAULT_DEADLINE)
         _arm(deadline, err)
-        host = _host(args, err)
+        host = _host([arg for arg in args if arg != REVIEW], err)
         raw = _read_input(err)
-        answer = answer_hook(host, raw, err, until=_now() + deadline) if host and raw is not None else ""
+        answer = answer_hook(host, raw, err, until=_now() + deadline, review=review) \
+            if host and raw is not None else ""
         _disarm()
         if answer:
             Output(sys.stdout).write(answer + "\n")
@@ -70,13 +74,13 @@ def _read_input(err: TextIO) -> bytes | None:
         return None
 
 
-def _deadline(err: TextIO) -> float:
-    """``WITNESS_HOOK_DEADLINE`` (a bad value is reported by the Stop logic; the default guards here)."""
+def _deadline(default: float) -> float:
+    """``WITNESS_HOOK_DEADLINE`` (a bad value is reported by the Stop logic; ``default`` guards here)."""
     try:
-        seconds = float(os.environ.get("WITNESS_HOOK_DEADLINE") or _DEFAULT_DEADLINE)
+        seconds = float(os.environ.get("WITNESS_HOOK_DEADLINE") or default)
     except ValueError:
-        return _DEFAULT_DEADLINE
-    return seconds if 0 < seconds < float("inf") else _DEFAULT_DEADLINE
+        return default
+    return seconds if 0 < seconds < float("inf") else default
 
 
 def _now() -> float:
@@ -118,15 +122,17 @@ def command() -> click.Command:
     from . import _options
 
     @click.command("hook", context_settings=_options.context_settings(ignore_unknown_options=True))
-    @click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="claude-code|codex")
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="claude-code|codex [--review]")
     def hook(args: tuple[str, ...]) -> int:
         """Answer a Claude Code or Codex hook call (JSON on stdin).
 
         On Stop and SubagentStop it blocks, a few times per agent and task at most, while
         verification obligations are open, naming each open check and what would close it. Every
-        other event is accepted at once. It always exits 0: usage errors, unreadable input, a bad
-        setting or a call past WITNESS_HOOK_DEADLINE (default 20 s) allow, with a message on
-        standard error. See docs/hooks.md for the settings that install it.
+        other event is accepted at once. With --review, once nothing is open, a completion review
+        by the advisor model holds the agent on a concern or blocker. It always exits 0: usage
+        errors, unreadable input, a bad setting, an advisor that cannot be reached or a call past
+        WITNESS_HOOK_DEADLINE (default 20 s, 150 s with --review) allow, with a message on
+        standard error. See docs/hooks.md and docs/hosts.md for the settings that install it.
         """
         return run_hook(list(args))
 

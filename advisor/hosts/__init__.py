@@ -9,8 +9,12 @@
 never decides an exit status (to these hosts exit 2 means "block"). The payloads and answers are
 typed: :class:`StopInput` in, :class:`StopBlock` or :class:`StopRelease` out. ``Stop`` and
 ``SubagentStop`` replay the session through an ``obligations.Tracker``; the block counter keeps
-its counts under ``$WITNESS_HOME/hooks``. Importing this package is cheap: the models and the
-tracker load only when a Stop call needs them (a host starts a hook for every tool call).
+its counts under ``$WITNESS_HOME/hooks``. With ``review=True`` a Stop that nothing holds gets the
+completion review (``witness hook … --review``; :class:`ReviewedStates` keeps it to once per state).
+:func:`calling_session` finds the transcript of the agent whose MCP tool call ``witness mcp`` is
+answering; :func:`advise` runs one logged consultation on a live session's ledger. Importing this
+package is cheap: the models, the tracker and the model SDKs load only when a call needs them (a
+host starts a hook for every tool call).
 """
 
 from __future__ import annotations
@@ -21,26 +25,39 @@ TYPE_CHECKING = False  # `typing` is not loaded on the hook path: a host starts 
 if TYPE_CHECKING:
     from typing import Any
 
+    from ._advise import Advice, Trigger, advise
     from ._answers import StopAnswer, StopBlock, StopRelease
     from ._blocks import BlockCounter, BlockKey, state_dir
     from ._payloads import HookInput, StopInput
+    from ._reviewed import ReviewedStates
+    from ._sessions import CALL_WAIT, CallingSession, calling_session, project_folder
+    from ._settings import pipe_policy
     from ._stop import answer_stop
     from ._vocabulary import Host
 
 __all__ = [
+    "CALL_WAIT",
     "HOSTS",
     "MAX_INPUT_BYTES",
     "STOP_EVENTS",
+    "Advice",
     "BlockCounter",
     "BlockKey",
+    "CallingSession",
     "HookInput",
     "Host",
+    "ReviewedStates",
     "StopAnswer",
     "StopBlock",
     "StopInput",
     "StopRelease",
+    "Trigger",
+    "advise",
     "answer_hook",
     "answer_stop",
+    "calling_session",
+    "pipe_policy",
+    "project_folder",
     "state_dir",
 ]
 
@@ -49,12 +66,20 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # Written out rather than computed, so that the import-graph test sees every edge.
     module: Any
-    if name in ("StopAnswer", "StopBlock", "StopRelease"):
+    if name in ("Advice", "Trigger", "advise"):
+        from . import _advise as module
+    elif name in ("StopAnswer", "StopBlock", "StopRelease"):
         from . import _answers as module
     elif name in ("BlockCounter", "BlockKey", "state_dir"):
         from . import _blocks as module
     elif name in ("HookInput", "StopInput"):
         from . import _payloads as module
+    elif name == "ReviewedStates":
+        from . import _reviewed as module
+    elif name in ("CALL_WAIT", "CallingSession", "calling_session", "project_folder"):
+        from . import _sessions as module
+    elif name == "pipe_policy":
+        from . import _settings as module
     elif name == "answer_stop":
         from . import _stop as module
     elif name == "Host":

@@ -81,7 +81,7 @@ class BlockCounter:
             agents[key.agent] = {"task": key.task, "blocks": blocks + 1}  # last: the most recently changed
             while len(agents) > AGENTS_KEPT:
                 agents.pop(next(iter(agents)))
-            _write(path, {"version": _VERSION, "agents": agents})
+            write_json(path, {"version": _VERSION, "agents": agents})
         return blocks + 1
 
 
@@ -98,7 +98,7 @@ def _read(path: Path) -> dict[str, dict[str, Any]]:
             and isinstance(entry.get("task"), str) and isinstance(entry.get("blocks"), int)}
 
 
-def _write(path: Path, state: dict[str, Any]) -> None:
+def write_json(path: Path, state: dict[str, Any]) -> None:
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as handle:
         json.dump(state, handle)
     try:

@@ -25,19 +25,19 @@ MAX_INPUT_BYTES = 16 * 1024 * 1024
 """The largest hook input read: the hosts send a few kilobytes."""
 
 
-def answer_hook(host: str, raw: bytes, err: TextIO, *, until: float | None = None) -> str:
+def answer_hook(host: str, raw: bytes, err: TextIO, *, until: float | None = None, review: bool = False) -> str:
     """Answer one hook call: the JSON to print (empty to allow silently). Never raises.
 
     ``until`` is the monotonic time by which the answer must be given (default: the configured
-    deadline, ``WITNESS_HOOK_DEADLINE``, from now)."""
+    deadline, ``WITNESS_HOOK_DEADLINE``, from now); ``review`` adds the completion review at Stop."""
     try:
-        return _answer(host, raw, err, until)
+        return _answer(host, raw, err, until, review)
     except Exception as error:  # fail open: exit 2 would block the agent for our bug
         err.write(f"witness hook: internal error ({type(error).__name__}: {error}); allowing\n")
         return ""
 
 
-def _answer(host: str, raw: bytes, err: TextIO, until: float | None) -> str:
+def _answer(host: str, raw: bytes, err: TextIO, until: float | None, review: bool) -> str:
     if host not in HOSTS:
         err.write(f"witness hook: unknown host {host!r} (expected {' or '.join(HOSTS)}); allowing\n")
         return ""
@@ -46,7 +46,7 @@ def _answer(host: str, raw: bytes, err: TextIO, until: float | None) -> str:
         return ""  # PostToolUse, PostToolUseFailure, …: accepted; the Stop hook replays the transcript
     from ._stop import answer_stop
 
-    answer = answer_stop(host, payload, err, until=until)
+    answer = answer_stop(host, payload, err, until=until, review=review)
     return answer.to_json() if answer is not None else ""
 
 

@@ -7,8 +7,9 @@ variable                   meaning                                              
                            re-run) or ``strict`` (it does not)
 ``WITNESS_STOP_BLOCKS``    blocks per agent and task, a whole number ≥ 0                 ``3``
 ``WITNESS_HOOK_DEADLINE``  seconds a hook call may take before it allows the stop        ``20``
-                           (a number > 0; the hosts' own hook time-out is 60 s unless
-                           configured)
+                           (a number > 0; the hosts' own hook time-out is 60 s unless   (``150``
+                           configured)                                                  with
+                                                                                        ``--review``)
 =========================  ===========================================================  =======
 
 A value that is set but not one of these is a configuration error, raised as ``ConfigError``
@@ -28,6 +29,9 @@ from shellparse import POLICIES, Policy
 
 DEFAULT_DEADLINE = 20.0
 """Seconds a hook call may take by default: well inside the hosts' 60 s hook time-out."""
+REVIEW_DEADLINE = 150.0
+"""Seconds a call of ``witness hook … --review`` may take by default: a completion review waits for a model
+(the documented settings give the hook 180 s)."""
 
 
 class HookSettings(NamedTuple):
@@ -41,13 +45,14 @@ class HookSettings(NamedTuple):
     """Seconds the hook call may take."""
 
 
-def hook_settings(environ: Mapping[str, str] | None = None) -> HookSettings:
-    """The settings in ``environ`` (default: the process environment). Raises ``ConfigError``."""
+def hook_settings(environ: Mapping[str, str] | None = None, *, review: bool = False) -> HookSettings:
+    """The settings in ``environ`` (default: the process environment); ``review`` for ``--review``'s
+    default deadline. Raises ``ConfigError``."""
     env = os.environ if environ is None else environ
-    return HookSettings(policy(env), blocks_allowed(env), deadline(env))
+    return HookSettings(pipe_policy(env), blocks_allowed(env), deadline(env, REVIEW_DEADLINE if review else None))
 
 
-def policy(env: Mapping[str, str]) -> Policy:
+def pipe_policy(env: Mapping[str, str]) -> Policy:
     """``WITNESS_POLICY``."""
     value = env.get("WITNESS_POLICY", "").strip()
     if not value:
@@ -69,11 +74,11 @@ def blocks_allowed(env: Mapping[str, str]) -> int:
     return int(value)
 
 
-def deadline(env: Mapping[str, str]) -> float:
-    """``WITNESS_HOOK_DEADLINE``."""
+def deadline(env: Mapping[str, str], default: float | None = None) -> float:
+    """``WITNESS_HOOK_DEADLINE`` (``default`` when it is not set, else :data:`DEFAULT_DEADLINE`)."""
     value = env.get("WITNESS_HOOK_DEADLINE", "").strip()
     if not value:
-        return DEFAULT_DEADLINE
+        return DEFAULT_DEADLINE if default is None else default
     try:
         seconds = float(value)
     except ValueError:

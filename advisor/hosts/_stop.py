@@ -25,11 +25,13 @@ from ._replay import Replayed, Unjudged, replay
 from ._settings import HookSettings, hook_settings
 
 
-def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | None = None) -> StopAnswer | None:
+def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | None = None,
+                review: bool = False) -> StopAnswer | None:
     """The answer to one Stop or SubagentStop call (``None``: allow silently). ``until`` is the
-    monotonic time by which it must be given (default: the configured deadline from now)."""
+    monotonic time by which it must be given (default: the configured deadline from now); ``review``
+    runs the completion review once no obligation holds the agent."""
     try:
-        settings = hook_settings()
+        settings = hook_settings(review=review)
     except ConfigError as error:
         err.write(f"witness hook: {error}; allowing\n")
         return StopRelease(systemMessage=f"witness: the Stop hook checks nothing until its setting is fixed: {error}")
@@ -41,9 +43,14 @@ def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | N
         err.write(f"witness hook: {error}; allowing\n")
         return None
     open_items = replayed.tracker.open_items(replayed.agent) if replayed.agent is not None else []
+    key = _key(host, payload, replayed)
     if not open_items:
-        return None
-    return _hold(_key(host, payload, replayed), open_items, payload, settings, err)
+        if not review:
+            return None
+        from ._review import review_stop  # the model SDKs load only for a review
+
+        return review_stop(payload, key, settings, deadline, err)
+    return _hold(key, open_items, payload, settings, err)
 
 
 def _key(host: str, payload: StopInput, replayed: Replayed) -> BlockKey:

@@ -32,6 +32,7 @@ output shows a failure: === 1 failed, 2 passed in 0.12s ===
 >>> ledger.expand("#r2")
 'read({"path":"app.py"})\\n→ ok (exit 0):\\nx = 1'
 
+:func:`read_ledger` compiles a transcript file (any host's) into a :class:`TranscriptLedger`.
 :class:`SessionAgent` says which events are the session's own agent's (the one shown);
 :class:`LedgerSettings` are its limits (``[ledger]`` in ``config.toml``, :func:`load_ledger_settings`);
 :class:`Compiled` is a request with how it was fitted to the token budget. The building blocks —
@@ -50,12 +51,17 @@ from ._cards import card, size, verbatim
 from ._catalogue import catalogue_message, first_sentence
 from ._compiler import Compiled, Ledger, compile_prompt
 from ._settings import LedgerSettings, load_ledger_settings
+from ._transcript import TranscriptLedger, read_ledger
+from ._wording import REVIEW_FEEDBACK, advice_in_feedback, review_feedback
 
 __all__ = [
+    "REVIEW_FEEDBACK",
     "Compiled",
     "Ledger",
     "LedgerSettings",
     "SessionAgent",
+    "TranscriptLedger",
+    "advice_in_feedback",
     "card",
     "catalogue_message",
     "compile_prompt",
@@ -63,7 +69,9 @@ __all__ = [
     "first_sentence",
     "load_ledger_settings",
     "primary_argument",
+    "read_ledger",
     "redact",
+    "review_feedback",
     "size",
     "verbatim",
 ]

@@ -64,6 +64,7 @@ from ._wording import (
     REVIEW_INSTRUCTION,
     REVIEW_INSTRUCTION_BARE,
     TOOLS_DECLARED,
+    advice_in_feedback,
     obligations_text,
     summary_label,
 )
@@ -231,12 +232,14 @@ class Ledger:
             self._pending[event.call_id] = event
 
     def _question(self, event: ToolDispatched) -> str:
-        """An advisor call's question: its ``prompt`` argument (witness's own advisor tools take one),
-        else the prose of the step that made it (Claude Code's and Pi's ``advisor`` take no input)."""
+        """An advisor call's question: its ``prompt`` argument (the gateway's advisor tools) or its
+        ``question`` (witness's MCP tool), else the prose of the step that made it (Claude Code's and
+        Pi's ``advisor`` take no input)."""
         limit = self.settings.user_message_max_chars
-        prompt = event.arguments.get("prompt")
-        if isinstance(prompt, str) and prompt.strip():
-            return self._clipped(redact(prompt.strip()), limit, None)
+        for key in ("prompt", "question"):
+            asked = event.arguments.get(key)
+            if isinstance(asked, str) and asked.strip():
+                return self._clipped(redact(asked.strip()), limit, None)
         step = self._step
         if step is None or not step.event.text.strip():
             return ""
@@ -296,10 +299,14 @@ class Ledger:
 
     def _host_message(self, event: HostMessage) -> None:
         """A hook's feedback is shown as the host's, whatever its visibility (the agent acted on it); an
-        extension's message only when the user saw it; a delivered completion review is past advice."""
+        extension's message only when the user saw it; a delivered completion review — Pi's extension
+        message, or witness's Stop hook holding the agent with its advice — is past advice."""
         text = event.text.strip()
+        reviewed = advice_in_feedback(text) if event.kind == "hook-feedback" else None
         if event.kind == "extension" and event.name == REVIEW_EXTENSION:
             self._close(None, redact(text) if text else None, review=True)
+        elif reviewed is not None:
+            self._close(None, redact(reviewed), review=True)
         elif event.kind == "hook-feedback" and text:
             handle = self._handle_of(event)
             preview = self._clipped(redact(text), self.settings.custom_preview_chars, handle)

@@ -6,6 +6,7 @@ prefix stays byte-identical because its words do.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 
 from obligations import NO_RECORD, Item, TranscriptFormat
@@ -43,6 +44,9 @@ REVIEW_INSTRUCTION_BARE = ("Review the answer the executor has just delivered (i
                            "against what the user asked: is the work it claims done, and genuinely verified? Start "
                            "with the verdict line; `Severity: none` means the answer stands.")
 """:data:`REVIEW_INSTRUCTION` for an advisor without investigation tools."""
+REVIEW_FEEDBACK = "witness completion review"
+"""How a Stop hook's block with a completion review's advice opens (``witness hook … --review``)."""
+_ADVISORY = re.compile(r"<advisory\b[^>]*>\n(.*)\n</advisory>", re.S)
 
 _HOSTS: dict[str, str] = {"claude-code": "Claude Code", "codex": "Codex", "pi": "Pi"}
 _MAX_ITEMS = 20
@@ -79,3 +83,22 @@ def obligations_text(current: Sequence[Item], earlier: Sequence[Item], handle: C
         shown.append(f"- … and {len(lines) - _MAX_ITEMS} more")
     return ("Verification obligations witness records as open — checks that failed and have had no genuine "
             "passing re-run since (a masked or filtered \"pass\" does not count):\n" + "\n".join(shown))
+
+
+def review_feedback(advice: str, severity: str, reminder_number: int, budget: int) -> str:
+    """What a Stop hook tells the agent when a completion review holds it: the advice, in an
+    ``<advisory>`` block a later ledger replays as a past review (:func:`advice_in_feedback`)."""
+    return (f"{REVIEW_FEEDBACK} (reminder {reminder_number} of {budget}; not a permanent block). The advisor "
+            "reviewed the answer you just gave against the whole session:\n"
+            f'<advisory severity="{severity}" source="completion review" guidance="weigh, don\'t blindly obey">\n'
+            f"{advice.strip()}\n</advisory>\n"
+            "Fix what it names and re-check, or say plainly in your answer why it does not apply.")
+
+
+def advice_in_feedback(text: str) -> str | None:
+    """The advice of a completion review's block, from the hook feedback a host recorded (``None``
+    for any other feedback)."""
+    if not text.lstrip().startswith(REVIEW_FEEDBACK):
+        return None
+    found = _ADVISORY.search(text)
+    return found.group(1).strip() if found and found.group(1).strip() else None

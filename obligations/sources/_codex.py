@@ -14,6 +14,11 @@ Every line is ``{timestamp, type, payload}``. How host facts are mapped:
   ``tool_search_call``: ``ToolDispatched`` with the parsed arguments (``exec_command``'s ``cmd``,
   ``shell``'s argv ``command`` as it is, ``apply_patch``'s patch as ``input``); their
   ``*_output`` items: ``ToolCompleted``.
+- An MCP tool's call is a ``function_call`` of its server's namespace (0.171.0: ``name: "advisor"``,
+  ``namespace: "mcp__witness"``), read as ``mcp__<server>__<tool>``, the name Claude Code gives
+  it too. Its output opens with Codex's own ``Wall time: … seconds\nOutput:`` part, which is not
+  the tool's and is left out; the ``item_completed`` ``McpToolCall`` event before it says whether
+  the tool answered with an error (``result.isError``).
 - Messages: the user's words are ``event_msg`` ``user_message`` and ``response_item`` user
   messages that are not injected context (``<environment_context>``, ``<permissions
   instructions>``, ``# AGENTS.md instructions`` …); the assistant's are ``agent_message`` and
@@ -25,7 +30,8 @@ Every line is ``{timestamp, type, payload}``. How host facts are mapped:
   user message are counted, never kept; a session's ``dynamic_tools`` are a ``ToolCatalogue``;
   an ``exec_command_end`` whose ``source`` is ``user_shell`` is the user's own command.
 - A Stop hook's block is recorded as a *user* message ``<hook_prompt hook_run_id="…">reason
-  </hook_prompt>`` whose content items carry ``provenance: {"type": "harness", "hook": true}``
+  </hook_prompt>`` (the reason's ``<``, ``>`` and ``&`` as XML entities, unescaped here) whose
+  content items carry ``provenance: {"type": "harness", "hook": true}``
   (0.171.0; also an ``item_completed`` ``HookPrompt`` event, not read): a ``HostMessage`` of kind
   ``hook-feedback`` per prompt, which starts no task.
 
@@ -51,6 +57,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
+from xml.sax.saxutils import unescape
 
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
@@ -95,6 +102,8 @@ _EXIT_LINE = re.compile(r"^Exit code: (-?\d+)\s*$", re.M)
 _RUNNING = re.compile(r"^Process running with session ID (\S+?)\s*$", re.M)
 _CONTEXT = re.compile(r"^(?:<([A-Za-z_][\w -]*)>.*</\1>|# AGENTS\.md instructions\b.*)$", re.S)
 _OUTPUT_MARK = "\nOutput:\n"
+_MCP_NAMESPACE = "mcp__"
+_MCP_HEADER = re.compile(r"\AWall time: [^\n]*\nOutput:(?:\n|\Z)")
 _HOOK_PROMPT_OPEN = re.compile(r"\s*<hook_prompt\b[^>]*>")
 _HOOK_PROMPT_CLOSE = "</hook_prompt>"
 _PWSH = re.compile(r"(?:^|[\\/])(?:pwsh|powershell)(?:\.exe)?$", re.I)
@@ -223,11 +232,24 @@ class CodexReader:
             return self._said("assistant", (string(payload.get("message")) or "").strip(), "event")
         if kind == "exec_command_end":
             return self._exec_end(payload)
+        if kind == "item_completed":
+            self._mcp_end(payload.get("item"))
+            return []
         if kind == "patch_apply_end":
             call_id = string(payload.get("call_id"))
             if call_id is not None and call_id in self.calls:
                 self.ends[call_id] = _End(None, None, payload.get("success") is False, None)
         return []  # the other ~70 event kinds: tokens, turn markers, progress
+
+    def _mcp_end(self, item: Any) -> None:
+        """An MCP tool call's completion: whether the tool answered with an error."""
+        if not isinstance(item, dict) or item.get("type") != "McpToolCall":
+            return
+        call_id = string(item.get("id"))
+        result = item.get("result")
+        failed = item.get("status") == "failed" or (isinstance(result, dict) and result.get("isError") is True)
+        if call_id is not None and call_id in self.calls and failed:
+            self.ends[call_id] = _End(None, None, True, None)
 
     def _said(self, role: str, text: str, source: str, images: int = 0) -> list[Event]:
         if not text and not images:
@@ -255,6 +277,9 @@ class CodexReader:
         workdir: Any = None
         if kind == "function_call":
             name = string(payload.get("name")) or "unknown"
+            namespace = string(payload.get("namespace"))
+            if namespace is not None and namespace.startswith(_MCP_NAMESPACE):
+                name = f"{namespace}__{name}"
             arguments = _arguments(payload.get("arguments"))
             workdir = arguments.get("workdir")
         elif kind == "custom_tool_call":
@@ -302,8 +327,9 @@ class CodexReader:
         base = self.stamp.base(self.agent)
         if call is None or call.tool not in CODEX_HEADER_TOOLS:
             self.done[call_id] = True
+            output = _mcp_output(raw) if call is not None and call.tool.startswith(_MCP_NAMESPACE) else _plain(raw)
             return self._out([ToolCompleted(call_id=call_id, is_error=end.is_error if end else False,
-                                            output=_plain(raw), **base)])
+                                            output=output, **base)])
         head, body, exit_code = _exec_output(raw)
         code = end.code if end else None
         if end is not None and end.exit_code is not None:
@@ -395,7 +421,7 @@ def _hook_prompts(text: str) -> list[str]:
         opening = _HOOK_PROMPT_OPEN.match(element)
         if opening is None:
             return []
-        prompts.append(element[opening.end():].strip())
+        prompts.append(unescape(element[opening.end():].strip()))  # Codex 0.171.0 writes `<` `>` as `&lt;` `&gt;`
     return prompts
 
 
@@ -433,6 +459,11 @@ def _plain(raw: Any) -> str:
     if isinstance(raw, dict):
         return text_of(raw.get("content"), ("input_text", "output_text", "text"))
     return text_of(raw, ("input_text", "output_text", "text"))
+
+
+def _mcp_output(raw: Any) -> str:
+    """An MCP tool's own output, without the ``Wall time: …\nOutput:`` part Codex puts first."""
+    return _MCP_HEADER.sub("", _plain(raw), count=1)
 
 
 def _exec_output(raw: Any) -> tuple[str, str, int | None]:

@@ -18,6 +18,9 @@ from tests.e2e.scenario import load
 from tests.e2e.scripted_agent import ScriptedAgent, describe
 from tests.support.model_server import ModelServer
 
+ADVISOR_MODEL = "advisor-test-double"
+"""The advisor model's id on the second scripted server."""
+
 
 @pytest.fixture(scope="session")
 def hosts_install() -> HostInstall:
@@ -30,6 +33,20 @@ def model_server() -> Iterator[ModelServer]:
     """A scripted model server on loopback for one test."""
     with ModelServer() as server:
         yield server
+
+
+@pytest.fixture
+def advisor_server() -> Iterator[ModelServer]:
+    """A second scripted model server, standing in for the advisor model (OpenAI chat completions)."""
+    with ModelServer(models=(ADVISOR_MODEL,)) as server:
+        yield server
+
+
+def advisor_env(sandbox: Sandbox, server: ModelServer) -> dict[str, str]:
+    """The settings that point witness's advisor at ``server`` (what a user sets for the real model)."""
+    return {"WITNESS_ADVISOR_PROVIDER": "openai", "WITNESS_ADVISOR_MODEL": ADVISOR_MODEL,
+            "WITNESS_ADVISOR_BASE_URL": server.openai_base_url, "OPENAI_API_KEY": "sk-advisor-test-double",
+            "WITNESS_HOME": str(sandbox.witness_home)}
 
 
 @pytest.fixture

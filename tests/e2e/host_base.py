@@ -20,6 +20,8 @@ from tests.support.model_server import ModelServer
 
 HostName = Literal["claude-code", "codex", "pi"]
 HookEvent = Literal["Stop", "SubagentStop", "PostToolUse", "PostToolUseFailure", "SubagentStart", "SessionStart"]
+REVIEW_TIMEOUT = 180
+"""Seconds a host gives ``witness hook … --review`` (its own deadline is 150 s)."""
 RUN_TIMEOUT = 180.0
 """Seconds one host run may take (a scripted session takes a few)."""
 
@@ -29,6 +31,19 @@ class Hooks:
     """The hook commands to install, per event, in the order the host should list them."""
 
     commands: dict[HookEvent, tuple[str, ...]] = field(default_factory=dict)
+    mcp_env: dict[str, str] | None = None
+    """When set, ``witness mcp`` is configured as the MCP server ``witness``, with this environment."""
+    timeout: int = 30
+    """Seconds the host gives each hook (set explicitly: Claude Code's default has changed between versions)."""
+
+    def with_mcp(self, env: dict[str, str]) -> Hooks:
+        """These hooks, and ``witness mcp`` as the MCP server ``witness`` with ``env``."""
+        return Hooks(dict(self.commands), dict(env), self.timeout)
+
+    @staticmethod
+    def reviewing(host: HostName) -> Hooks:
+        """``witness hook <host> --review`` as the Stop hook, with the time-out ``docs/hosts.md`` gives it."""
+        return Hooks({"Stop": (f"{WITNESS} hook {host} --review", recorder("Stop"))}, timeout=REVIEW_TIMEOUT)
 
     @staticmethod
     def witness(host: HostName, *, record: bool = True) -> Hooks:

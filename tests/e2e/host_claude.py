@@ -13,12 +13,13 @@ that was not read in the session, so an edit is scripted as a ``Read`` answer an
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from tests.e2e.host_base import Hooks, HostName, HostRun, run_process
 from tests.e2e.installation import HostInstall
-from tests.e2e.sandbox import Sandbox
+from tests.e2e.sandbox import WITNESS, Sandbox
 from tests.e2e.scenario import Scenario, Turn
 from tests.e2e.scripted_agent import CompiledConversation
 from tests.support.model_server import ModelServer
@@ -26,8 +27,6 @@ from tests.support.script import Reply, ToolCall
 
 PACKAGE = "@anthropic-ai/claude-code"
 ALLOWED_TOOLS = "Bash,Read,Edit,Write,Agent"
-HOOK_TIMEOUT = 30
-"""Seconds Claude Code gives each hook (set explicitly: its default has changed between versions)."""
 QUIET = {
     "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1",
     "DISABLE_ERROR_REPORTING": "1", "CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY": "1",
@@ -54,6 +53,7 @@ class ClaudeCode:
 
     def _replies(self, turn: Turn, scenario: Scenario, sandbox: Sandbox) -> list[Reply]:
         calls = [ToolCall("Bash", {"command": command, "description": "Run a command"}) for command in turn.run]
+        calls += [ToolCall(f"mcp__witness__{call.tool}", dict(call.arguments)) for call in turn.mcp]
         replies = []
         if turn.edit is not None:
             path = str(sandbox.project / turn.edit.file)
@@ -72,17 +72,38 @@ class ClaudeCode:
         settings.write_text(json.dumps(settings_with(hooks), indent=2), encoding="utf-8")
         env = {**sandbox.env(), **QUIET, "ANTHROPIC_BASE_URL": server.anthropic_base_url,
                "ANTHROPIC_API_KEY": "sk-ant-scripted-test-double"}
+        if hooks.mcp_env is not None:
+            self.add_mcp(sandbox, env, hooks.mcp_env)
+            # Else `claude -p` asks the model before the server is up; and a loaded machine starts it slowly.
+            env.update(MCP_CONNECTION_NONBLOCKING="false", MCP_TIMEOUT="60000")
         command = [str(self.install.bin("claude")), "-p", prompt, "--output-format", "stream-json", "--verbose",
                    "--allowedTools", ALLOWED_TOOLS]
         code, out, err, seconds = run_process(command, sandbox, env)
         return HostRun(self.name, self.version, code, out, err, seconds, transcripts(sandbox.home), sandbox)
 
 
+    def add_mcp(self, sandbox: Sandbox, env: dict[str, str], server_env: dict[str, str]) -> None:
+        """``claude mcp add --scope user witness -e … -- witness mcp``, as ``docs/hosts.md`` has a user do."""
+        options = [part for name, value in server_env.items() for part in ("-e", f"{name}={value}")]
+        claude = str(self.install.bin("claude"))
+        subprocess.run([claude, "mcp", "remove", "--scope", "user", "witness"], cwd=sandbox.project, env=env,
+                       capture_output=True, timeout=120, stdin=subprocess.DEVNULL)  # a second run in the same home
+        done = subprocess.run([claude, "mcp", "add", "--scope", "user", "witness", *options,
+                               "--", str(WITNESS), "mcp"], cwd=sandbox.project, env=env, capture_output=True,
+                              text=True, timeout=120, stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, f"claude mcp add failed:\n{done.stdout}\n{done.stderr}"
+
+
 def settings_with(hooks: Hooks) -> dict[str, object]:
-    """``settings.json`` with each hook command, in the shape Claude Code reads."""
-    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}
-                                         for command in commands]}]
-                      for event, commands in hooks.commands.items()}}
+    """``settings.json`` with each hook command, in the shape Claude Code reads (and, with ``witness mcp``, the
+    permission rule ``docs/hosts.md`` gives for its tools)."""
+    settings: dict[str, object] = {
+        "hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": hooks.timeout}
+                                     for command in commands]}]
+                  for event, commands in hooks.commands.items()}}
+    if hooks.mcp_env is not None:
+        settings["permissions"] = {"allow": ["mcp__witness"]}
+    return settings
 
 
 def transcripts(home: Path) -> list[Path]:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from tests.e2e.host_base import Hooks, HostName, HostRun, run_process
 from tests.e2e.installation import HostInstall
-from tests.e2e.sandbox import Sandbox
+from tests.e2e.sandbox import WITNESS, Sandbox
 from tests.e2e.scenario import Edit, Scenario, Turn
 from tests.e2e.scripted_agent import CompiledConversation
 from tests.support.model_server import ModelServer
@@ -28,7 +28,8 @@ from tests.support.script import Reply, ToolCall
 PACKAGE = "@openai/codex"
 MODEL = "scripted-test-double"
 API_KEY_ENV = "SCRIPTED_MODEL_API_KEY"
-HOOK_TIMEOUT = 30
+MCP_NAMESPACE = "mcp__witness"
+"""The namespace Codex declares the ``witness`` MCP server's tools in."""
 CONFIG = """\
 model = "{model}"
 model_provider = "scripted"
@@ -79,13 +80,17 @@ class Codex:
         if turn.delegate is not None:
             raise NotImplementedError("the Codex adapter scripts no sub-agents")
         commands = [*turn.run, *([apply_patch(turn.edit)] if turn.edit else [])]
-        return Reply(text=turn.say, tool_calls=[ToolCall("exec_command", {"cmd": command}) for command in commands])
+        calls = [ToolCall("exec_command", {"cmd": command}) for command in commands]
+        calls += [ToolCall(call.tool, dict(call.arguments), namespace=MCP_NAMESPACE) for call in turn.mcp]
+        return Reply(text=turn.say, tool_calls=calls)
 
     def run(self, sandbox: Sandbox, server: ModelServer, prompt: str, hooks: Hooks) -> HostRun:
         codex_home = sandbox.home / ".codex"
         codex_home.mkdir(parents=True, exist_ok=True)
-        (codex_home / "config.toml").write_text(
-            CONFIG.format(model=MODEL, base_url=server.openai_base_url, env_key=API_KEY_ENV), encoding="utf-8")
+        config = CONFIG.format(model=MODEL, base_url=server.openai_base_url, env_key=API_KEY_ENV)
+        if hooks.mcp_env is not None:
+            config += mcp_server(hooks.mcp_env)
+        (codex_home / "config.toml").write_text(config, encoding="utf-8")
         (codex_home / "hooks.json").write_text(json.dumps(hooks_json(hooks), indent=2), encoding="utf-8")
         env = {**sandbox.env(), "CODEX_HOME": str(codex_home), API_KEY_ENV: "sk-scripted-test-double"}
         command = [str(self.install.bin("codex")), "exec", "--json", "--skip-git-repo-check",
@@ -93,6 +98,15 @@ class Codex:
                    *(["--dangerously-bypass-hook-trust"] if self.trust_hooks else []), prompt]
         code, out, err, seconds = run_process(command, sandbox, env)
         return HostRun(self.name, self.version, code, out, err, seconds, transcripts(sandbox.home), sandbox)
+
+
+def mcp_server(env: dict[str, str]) -> str:
+    """The ``[mcp_servers.witness]`` table of ``docs/hosts.md``: ``witness mcp``, with ``env`` (Codex gives an
+    MCP server only a few variables of its own, so ``CODEX_HOME`` is passed on by name). ``required``: without
+    it ``codex exec`` does not wait for the server, and the first requests go out without its tools."""
+    table = ", ".join(f"{name} = {json.dumps(value)}" for name, value in env.items())
+    return (f"\n[mcp_servers.witness]\ncommand = {json.dumps(str(WITNESS))}\nargs = [\"mcp\"]\nrequired = true\n"
+            f"env_vars = [\"CODEX_HOME\"]\nenv = {{ {table} }}\n")
 
 
 def apply_patch(edit: Edit) -> str:
@@ -103,7 +117,7 @@ def apply_patch(edit: Edit) -> str:
 
 def hooks_json(hooks: Hooks) -> dict[str, object]:
     """``hooks.json`` with each hook command, in the shape Codex reads."""
-    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}
+    return {"hooks": {event: [{"hooks": [{"type": "command", "command": command, "timeout": hooks.timeout}
                                          for command in commands]}]
                       for event, commands in hooks.commands.items()}}
 

@@ -4,7 +4,8 @@ A scenario (``scenarios/<name>.toml``) holds one or more *conversations*: ``main
 session the host starts with its prompt; any other is a sub-agent the main conversation
 delegates to. Each conversation is a list of turns; a turn is what the model answers to one
 request — some text (``say``), shell commands to run (``run``, one tool call each), a file edit
-(``edit``), or a delegation to another conversation (``delegate``). A turn without tool calls
+(``edit``), a delegation to another conversation (``delegate``), or calls of witness's MCP tools
+(``mcp = [{ tool = "advisor", arguments = { question = "…" } }]``). A turn without tool calls
 ends the agent's turn, so the host tries to stop there and its Stop hook decides whether the
 next turn is ever asked for.
 
@@ -51,6 +52,14 @@ class Edit:
 
 
 @dataclass(frozen=True)
+class McpCall:
+    """A call of one of witness's MCP tools (``advisor``, ``obligations``) with its arguments."""
+
+    tool: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Turn:
     """One answer of the scripted model."""
 
@@ -62,11 +71,13 @@ class Turn:
     """A file edit made in this answer."""
     delegate: str | None = None
     """The name of the conversation a sub-agent is started with."""
+    mcp: tuple[McpCall, ...] = ()
+    """Calls of witness's MCP tools, in this answer."""
 
     @property
     def ends_turn(self) -> bool:
         """Whether this answer calls no tool, so the agent's turn ends with it."""
-        return not (self.run or self.edit or self.delegate)
+        return not (self.run or self.edit or self.delegate or self.mcp)
 
 
 @dataclass(frozen=True)
@@ -117,11 +128,16 @@ def _conversation(path: Path, name: str, data: Any) -> Conversation:
 
 
 def _turn(path: Path, name: str, data: Any) -> Turn:
-    known = {"say", "run", "edit", "delegate"}
+    known = {"say", "run", "edit", "delegate", "mcp"}
     if not isinstance(data, dict) or not set(data) <= known:
         raise ScenarioError(f"{path}: a turn of {name} has keys outside {sorted(known)}: {data!r}")
     edit = data.get("edit")
     if edit is not None and not (isinstance(edit, dict) and set(edit) == {"file", "find", "replace"}):
         raise ScenarioError(f"{path}: an edit in {name} needs exactly file, find and replace")
+    calls = data.get("mcp", [])
+    if not isinstance(calls, list) or not all(isinstance(c, dict) and isinstance(c.get("tool"), str) and
+                                              set(c) <= {"tool", "arguments"} for c in calls):
+        raise ScenarioError(f"{path}: an mcp call in {name} needs a tool (and may have arguments)")
     return Turn(say=str(data.get("say", "")), run=tuple(data.get("run", ())),
-                edit=Edit(**edit) if edit else None, delegate=data.get("delegate"))
+                edit=Edit(**edit) if edit else None, delegate=data.get("delegate"),
+                mcp=tuple(McpCall(c["tool"], c.get("arguments", {})) for c in calls))

@@ -1,8 +1,11 @@
 """The real Pi (pinned), headless against the scripted model server over OpenAI chat completions,
 and its session files read by `witness audit`. Pi has no hook protocol and no MCP, so witness
-reaches it through its transcripts only."""
+reaches it through its transcripts only (Pi 0.73.1's README: "No MCP … build an extension that adds MCP
+support"): `witness audit` and `witness consult` read its session files."""
 
 from __future__ import annotations
+
+import subprocess
 
 import pytest
 
@@ -11,7 +14,7 @@ from tests.e2e.host_base import Hooks
 from tests.e2e.host_pi import Pi
 from tests.e2e.installation import HostInstall
 from tests.e2e.observe import audit
-from tests.e2e.sandbox import Sandbox
+from tests.e2e.sandbox import WITNESS, Sandbox
 from tests.support.model_server import ModelServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -49,3 +52,16 @@ def test_masked_rerun_audits_open(pi: Pi, sandbox: Sandbox, model_server: ModelS
     assert played.agent.played_through("main"), played.explain()
     report = audit(*played.run.transcripts)
     assert report.exit_code == 1 and report.checks("open") == ["npm test"], report.report
+
+
+def test_session_file_consults(pi: Pi, sandbox: Sandbox, model_server: ModelServer) -> None:
+    """`witness consult --dry-run` on Pi's session file shows the advisor that session: the task, the masked re-run,
+    and the obligation it left open."""
+    played = play(pi, "masked_rerun_no_hook", sandbox, model_server, Hooks())
+    (session,) = played.run.transcripts
+    done = subprocess.run([str(WITNESS), "consult", "--dry-run", str(session)], capture_output=True, text=True,
+                          env=sandbox.env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    request = done.stdout
+    assert "[user] Make the failing test in sum.test.js pass." in request
+    assert "npm test; echo done" in request and "Verification obligations witness records as open" in request

@@ -105,6 +105,16 @@ def test_codex_hook_prompts_are_recognised_by_tag_or_provenance(tmp_path: Path) 
         "fix it", "what does <hook_prompt> mean?"]
 
 
+def test_codex_hook_prompt_entities_are_unescaped(tmp_path: Path) -> None:
+    """Codex 0.171.0 writes a hook's `<`, `>` and `&` as XML entities inside `<hook_prompt>`: the reason is read back
+    as the hook wrote it."""
+    path = write_jsonl(tmp_path / "rollout.jsonl", [
+        codex("session_meta", {"id": "thread-1", "cwd": "/repo"}),
+        hook_message('<hook_prompt hook_run_id="a">run `npm test 2&gt;&amp;1`\n&lt;advisory&gt;x&lt;/advisory&gt;'
+                     '</hook_prompt>')])
+    assert [event.text for event in feedback_of(read(path))] == ["run `npm test 2>&1`\n<advisory>x</advisory>"]
+
+
 def test_an_unclosed_hook_prompt_tag_is_read_in_linear_time(tmp_path: Path) -> None:
     """Thousands of opening tags without a close are the user's text, read without backtracking over them."""
     text = "<hook_prompt x>" * 20_000

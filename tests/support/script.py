@@ -30,6 +30,9 @@ class ToolCall:
     of a Responses ``custom`` tool)."""
     id: str | None = None
     """The call id; by default one is made in the provider's style (``call_…``, ``toolu_…``)."""
+    namespace: str | None = None
+    """For OpenAI Responses: the ``namespace`` tool the function belongs to (Codex declares each MCP
+    server's tools as one, ``mcp__<server>``)."""
 
     def arguments_json(self) -> str:
         """The arguments as the JSON text a provider sends."""

@@ -72,8 +72,9 @@ def _call_item(call: ToolCall, ids: Ids, *, custom: bool) -> dict[str, Any]:
     if custom:
         return {"id": ids.make("ctc_", 48), "type": "custom_tool_call", "status": "completed", "call_id": call_id,
                 "name": call.name, "input": call.arguments_json()}
-    return {"id": ids.make("fc_", 48), "type": "function_call", "status": "completed", "call_id": call_id,
+    item = {"id": ids.make("fc_", 48), "type": "function_call", "status": "completed", "call_id": call_id,
             "name": call.name, "arguments": call.arguments_json()}
+    return {**item, "namespace": call.namespace} if call.namespace else item
 
 
 def _response(reply: Reply, request: RecordedRequest, ids: Ids, response_id: str,

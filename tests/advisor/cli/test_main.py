@@ -30,13 +30,13 @@ def test_the_group_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) ->
     """`witness --help` names every subcommand, each loaded on demand, and exits 0."""
     assert main(["--help"]) == ExitCode.OK
     out = capsys.readouterr().out
-    for name in ("check", "audit", "hook", "consult", "log", "packet", "serve"):
+    for name in ("check", "audit", "hook", "consult", "log", "mcp", "packet", "serve"):
         assert f"  {name} " in out
     assert sorted(cli.list_commands(click.Context(cli))) == [
-        "audit", "check", "consult", "hook", "log", "packet", "serve"]
+        "audit", "check", "consult", "hook", "log", "mcp", "packet", "serve"]
 
 
-@pytest.mark.parametrize("name", ["check", "audit", "hook", "consult", "log", "packet", "serve"])
+@pytest.mark.parametrize("name", ["check", "audit", "hook", "consult", "log", "mcp", "packet", "serve"])
 def test_each_subcommand_has_its_help(name: str) -> None:
     """`witness NAME --help` shows that command's usage."""
     result = CliRunner().invoke(cli, [name, "--help"])

@@ -1,0 +1,105 @@
+"""The completion review at Stop (``witness hook claude-code|codex --review``): once the obligations
+check lets the main agent stop, a stronger model reviews the answer it just gave against the
+session's ledger (the review marker on, the investigation tools confined to the session's cwd).
+
+=============  ==============================================================================
+verdict        answer
+=============  ==============================================================================
+``concern``,   block, the advice as the reason (it counts against the same block budget as the
+``blocker``    obligations reminders; once spent, the stop is allowed with the advice shown)
+``nit``        allow, the advice shown to the user (``systemMessage``)
+``none``       allow silently
+no verdict     allow, the advice shown to the user
+=============  ==============================================================================
+
+A state is reviewed once: the review request's digest is recorded before the model is called, so
+the same unchanged session is never reviewed twice, not even when the first review failed. A
+review that cannot run — no model configured, the model unreachable, over a budget, over the
+hook's deadline — allows the stop with a message saying so (fail open); the hook process's own
+deadline ends it with an allow in the worst case. Sub-agents are not reviewed: their answer goes
+to the agent that started them, not to the user. Every review is logged (``witness log``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from pathlib import Path
+from typing import TextIO
+
+from advisor.errors import ConfigError
+from advisor.ledger import read_ledger, review_feedback
+from obligations import NotATranscript
+
+from ._advise import advise
+from ._answers import StopAnswer, StopBlock, StopRelease
+from ._blocks import BlockCounter, BlockKey
+from ._payloads import StopInput
+from ._reviewed import ReviewedStates
+from ._settings import HookSettings
+
+MARGIN = 3.0
+"""Seconds kept back from the hook's deadline to answer the host after the review."""
+MIN_SECONDS = 5.0
+"""A review is not started with less time than this left."""
+_PREFIX = "witness completion review"
+
+
+def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadline: float,
+                err: TextIO) -> StopAnswer | None:
+    """The answer once the obligations check allows: the review's verdict, or why there is none."""
+    if payload.subagent or not payload.transcript_path:
+        return None
+    seconds = deadline - time.monotonic() - MARGIN
+    if seconds < MIN_SECONDS:
+        return _not_run(f"only {max(seconds, 0):.0f} s of the hook's deadline were left", err)
+    try:
+        read = read_ledger(payload.transcript_path, policy=settings.policy)
+    except (NotATranscript, OSError) as error:
+        return _not_run(f"the transcript cannot be read ({error})", err)
+    except ConfigError as error:  # the [ledger] settings
+        return _not_run(str(error), err)
+    compiled = read.ledger.compile(review=True)
+    state = hashlib.sha256(json.dumps([[m.role, m.text] for m in compiled.prompt.messages]).encode()).hexdigest()
+    try:
+        fresh = ReviewedStates().claim(key, state)
+    except OSError as error:  # without the record, only the host's flag keeps a review from repeating
+        err.write(f"witness hook: cannot record the reviewed state ({error or type(error).__name__})\n")
+        fresh = not payload.stop_hook_active
+    if not fresh:
+        err.write("witness hook: this state was already reviewed; allowing\n")
+        return None
+    workspace = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+    try:
+        advice = asyncio.run(advise(read.ledger, workspace=workspace, trigger="completion", timeout=seconds,
+                                    executor_model=payload.model))
+    except ConfigError as error:
+        return _not_run(str(error), err)
+    except OSError as error:  # the consultation log cannot be written
+        return _not_run(f"the consultation log cannot be written ({error})", err)
+    result = advice.result
+    if result is None or result.advice is None:
+        return _not_run(advice.notice(), err)
+    if result.severity in ("concern", "blocker"):
+        return _hold(key, result.advice, result.severity, settings)
+    if result.severity == "none":
+        return None
+    return StopRelease(systemMessage=f"{_PREFIX}:\n{result.advice}")
+
+
+def _hold(key: BlockKey, advice: str, severity: str, settings: HookSettings) -> StopAnswer:
+    try:
+        blocks = BlockCounter().count(key, settings.blocks)
+    except OSError:
+        blocks = None  # no count kept: never block on a review without one (a review cannot repeat anyway)
+    if blocks is None:
+        return StopRelease(systemMessage=f"{_PREFIX} ({severity}; the agent was let stop: its reminders are "
+                                         f"spent):\n{advice}")
+    return StopBlock(reason=review_feedback(advice, severity, blocks, settings.blocks))
+
+
+def _not_run(why: str, err: TextIO) -> StopRelease:
+    err.write(f"witness hook: completion review not run: {why}; allowing\n")
+    return StopRelease(systemMessage=f"witness: the completion review did not run ({why}); the stop was allowed.")

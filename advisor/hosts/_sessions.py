@@ -1,0 +1,225 @@
+"""Which session called witness's MCP server, from what the host sends with each tool call.
+
+Measured on the real hosts (``docs/hosts-findings.md``):
+
+- **Claude Code** (2.1.332) starts one MCP server process per session, with
+  ``CLAUDE_CODE_SESSION_ID`` and ``CLAUDE_PROJECT_DIR`` in its environment, and every
+  ``tools/call`` carries ``_meta["claudecode/toolUseId"]``: the id of the ``tool_use`` block in the
+  transcript of the agent that called (a sub-agent's own file under ``<session>/subagents/``).
+  The host writes that block at about the moment it sends the call, sometimes just after it.
+- **Codex** (0.171.0) passes an MCP server only ``HOME``, ``PATH``, ``LANG``, ``TERM`` and
+  ``TMPDIR`` (plus what its configuration names), and every ``tools/call`` carries
+  ``_meta.threadId`` (the session: its rollout file ends in ``-<thread id>.jsonl``) and
+  ``_meta.callId`` (the ``function_call``'s ``call_id``, already in the rollout).
+
+A transcript is taken as the caller's only when it holds the call's own id — waiting a little
+for a host that writes it late — so a call is never answered from another session's file, not
+even with two sessions in one directory, nor after Claude Code's ``/clear`` started a new session
+in the same process. When nothing says which session called, :class:`~advisor.errors.SessionNotFound`
+says why.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from advisor.errors import SessionNotFound
+
+from ._vocabulary import Host
+
+CALL_WAIT = 3.0
+"""Seconds, at most, to wait for the calling transcript to record the call."""
+POLL = 0.05
+"""Seconds between looks."""
+RECENT = 3600.0
+"""Other transcripts of the project folder modified this recently (seconds) are searched too."""
+MAX_CANDIDATES = 64
+"""Transcripts searched for one call, at most."""
+_ID = re.compile(r"[A-Za-z0-9_.:-]{1,200}")
+
+
+@dataclass(frozen=True)
+class CallingSession:
+    """The session (and agent) whose tool call is being answered."""
+
+    host: Host
+    """``claude-code`` or ``codex``."""
+    transcript: Path
+    """The transcript of the agent that called (a Claude Code sub-agent's own file, for its calls)."""
+    session_id: str | None
+    """The host's session id."""
+    call_id: str
+    """The call's id in that transcript."""
+    cwd: str | None
+    """The session's project directory, as the host says it."""
+    executor_model: str | None = None
+    """The model the calling agent runs, when the host says (Codex does)."""
+
+
+def calling_session(meta: Mapping[str, Any] | None, *, env: Mapping[str, str] | None = None, cwd: str | None = None,
+                    wait: float = CALL_WAIT) -> CallingSession:
+    """The session whose call carries ``meta`` (the request's ``_meta``), for a server started with
+    ``env`` in ``cwd`` (defaults: this process's). Raises :class:`~advisor.errors.SessionNotFound`."""
+    meta = meta or {}
+    env = os.environ if env is None else env
+    cwd = os.getcwd() if cwd is None else cwd
+    claude_call = _identifier(meta.get("claudecode/toolUseId"))
+    if claude_call is not None:
+        return _claude(claude_call, env, cwd, wait)
+    thread = _identifier(meta.get("threadId") or meta.get("sessionId") or _turn(meta).get("thread_id"))
+    codex_call = _identifier(meta.get("callId"))
+    if thread is not None and codex_call is not None:
+        return _codex(thread, codex_call, env, meta, wait)
+    raise SessionNotFound("the call carries no session or call id witness knows (Claude Code sends "
+                          "`claudecode/toolUseId`, Codex `threadId` and `callId`), so it cannot tell which "
+                          "session is asking")
+
+
+def _identifier(value: Any) -> str | None:
+    return value if isinstance(value, str) and _ID.fullmatch(value) else None
+
+
+def _turn(meta: Mapping[str, Any]) -> Mapping[str, Any]:
+    turn = meta.get("x-codex-turn-metadata")
+    return turn if isinstance(turn, Mapping) else {}
+
+
+def project_folder(directory: str) -> str:
+    """Claude Code's folder name for a project: the path with every character but letters and digits as ``-``."""
+    return re.sub(r"[^A-Za-z0-9]", "-", directory)
+
+
+def _claude(call: str, env: Mapping[str, str], cwd: str, wait: float) -> CallingSession:
+    config = Path(env.get("CLAUDE_CONFIG_DIR") or Path(env.get("HOME") or Path.home()) / ".claude")
+    project = env.get("CLAUDE_PROJECT_DIR") or cwd
+    folder = config / "projects" / project_folder(project)
+    session = _identifier(env.get("CLAUDE_CODE_SESSION_ID"))
+
+    def candidates() -> list[Path]:
+        # The session the server was started for first, then its sub-agents, then the folder's other
+        # recent sessions (a `/clear` starts a new one in the same process).
+        own = [folder / f"{session}.jsonl", *sorted((folder / session / "subagents").glob("agent-*.jsonl"))] \
+            if session else []
+        return list(dict.fromkeys([*own, *_recent(folder)]))[:MAX_CANDIDATES]
+
+    found = _search(candidates, call, wait)
+    if found is None:
+        raise SessionNotFound(f"no Claude Code transcript under {folder} holds the call {call} (looked for "
+                              f"{wait:g} s), so witness cannot tell which session is asking")
+    return CallingSession("claude-code", found, _session_of(found, folder), call, project)
+
+
+def _session_of(path: Path, folder: Path) -> str:
+    """The session a Claude Code transcript belongs to (a sub-agent's: its parent's)."""
+    relative = path.relative_to(folder).parts
+    return relative[0] if len(relative) > 1 else path.stem
+
+
+def _recent(folder: Path) -> list[Path]:
+    """The project folder's transcripts (sub-agents' too) modified within :data:`RECENT`, newest first."""
+    horizon = time.time() - RECENT
+    found = []
+    for path in (*folder.glob("*.jsonl"), *folder.glob("*/subagents/agent-*.jsonl")):
+        try:
+            modified = path.stat().st_mtime
+        except OSError:
+            continue
+        if modified >= horizon:
+            found.append((modified, path))
+    return [path for _, path in sorted(found, reverse=True)]
+
+
+def _codex(thread: str, call: str, env: Mapping[str, str], meta: Mapping[str, Any], wait: float) -> CallingSession:
+    home = Path(env.get("CODEX_HOME") or Path(env.get("HOME") or Path.home()) / ".codex")
+    name = f"rollout-*-{thread}.jsonl"
+
+    def candidates() -> list[Path]:
+        return [*sorted((home / "sessions").glob(f"*/*/*/{name}")), *_held_open(f"-{thread}.jsonl")]
+
+    found = _search(candidates, call, wait)
+    if found is None:
+        raise SessionNotFound(f"no Codex rollout of thread {thread} under {home / 'sessions'} holds the call {call} "
+                              "(if CODEX_HOME is not ~/.codex, pass it to the server: env_vars = [\"CODEX_HOME\"])")
+    model = _turn(meta).get("model")
+    return CallingSession("codex", found, thread, call, _codex_cwd(found),
+                          model if isinstance(model, str) else None)
+
+
+def _held_open(suffix: str) -> list[Path]:
+    """Files ending in ``suffix`` that this process's parent (the host) holds open (Linux's ``/proc``):
+    Codex keeps its rollout open, wherever its home is."""
+    folder = Path(f"/proc/{os.getppid()}/fd")
+    found = []
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []
+    for entry in entries:
+        try:
+            target = Path(os.readlink(entry))
+        except OSError:
+            continue
+        if target.name.endswith(suffix) and target not in found:
+            found.append(target)
+    return found
+
+
+def _codex_cwd(path: Path) -> str | None:
+    """The working directory a rollout's ``session_meta`` records (the first line)."""
+    import json
+
+    try:
+        with path.open("rb") as handle:
+            first = json.loads(handle.readline() or b"{}")
+    except (OSError, ValueError):
+        return None
+    payload = first.get("payload") if isinstance(first, dict) else None
+    cwd = payload.get("cwd") if isinstance(payload, dict) else None
+    return cwd if isinstance(cwd, str) else None
+
+
+def _search(candidates: Callable[[], list[Path]], call: str, wait: float) -> Path | None:
+    """The first of ``candidates()`` (asked again each round, as files appear) that holds ``call``,
+    waiting up to ``wait`` seconds; each file is read once, then only what is added to it."""
+    needle = call.encode()
+    scanners: dict[Path, _Scanner] = {}
+    until = time.monotonic() + wait
+    while True:
+        for path in candidates():
+            scanner = scanners.setdefault(path, _Scanner(path, needle))
+            if scanner.holds():
+                return path
+        if time.monotonic() + POLL > until:
+            return None
+        time.sleep(POLL)
+
+
+class _Scanner:
+    """Looks for a byte string in a growing file, reading each byte once (a transcript can be large)."""
+
+    def __init__(self, path: Path, needle: bytes) -> None:
+        self.path = path
+        self.needle = needle
+        self.offset = 0
+        self.carry = b""
+
+    def holds(self) -> bool:
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.offset)
+                chunks: Iterable[bytes] = iter(lambda: handle.read(1 << 20), b"")
+                for chunk in chunks:
+                    window = self.carry + chunk
+                    if self.needle in window:
+                        return True
+                    self.offset += len(chunk)
+                    self.carry = window[-(len(self.needle) - 1):] if len(self.needle) > 1 else b""
+        except OSError:
+            return False
+        return False

@@ -1,0 +1,139 @@
+"""What the two tools answer, without the MCP machinery: the calling session found, its ledger read,
+the advisor consulted or the open obligations listed.
+
+Every answer is text the executor reads; a failure is an error answer (``is_error``), never an
+exception, so a host shows it as the tool's result. An error answer is not replayed as advice in
+later ledgers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from advisor.errors import ConfigError, SessionNotFound
+from advisor.hosts import CALL_WAIT, CallingSession, advise, calling_session, pipe_policy
+from advisor.ledger import Ledger, TranscriptLedger, read_ledger
+from obligations import NO_RECORD, Item, NotATranscript, closes_by
+
+from ._wording import UNKNOWN_SESSION
+
+
+@dataclass(frozen=True)
+class ToolAnswer:
+    """A tool's answer."""
+
+    text: str
+    """What the executor reads."""
+    is_error: bool = False
+    """Whether it is an error result (no advice, or the session could not be read)."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Where the call comes from: the request's ``_meta`` and the server's environment."""
+
+    meta: Mapping[str, Any]
+    """The call's ``_meta`` (the host's ids for the session and the call)."""
+    env: Mapping[str, str]
+    """The server process's environment (Claude Code puts the session id there)."""
+    cwd: str
+    """The server process's working directory (the host's project directory)."""
+    wait: float = CALL_WAIT
+    """Seconds to wait for the host to record the call in its transcript."""
+
+    @staticmethod
+    def here(meta: Mapping[str, Any] | None) -> Caller:
+        """A call to this process, with ``meta``."""
+        return Caller(meta or {}, dict(os.environ), os.getcwd())
+
+
+def _session(caller: Caller) -> tuple[CallingSession, TranscriptLedger]:
+    session = calling_session(caller.meta, env=caller.env, cwd=caller.cwd, wait=caller.wait)
+    try:
+        return session, read_ledger(session.transcript, policy=pipe_policy(caller.env))
+    except NotATranscript as error:
+        raise SessionNotFound(f"the transcript {session.transcript} cannot be read ({error})") from None
+
+
+def obligations_answer(caller: Caller) -> ToolAnswer:
+    """The ``obligations`` tool: the calling agent's open obligations and what would close each."""
+    try:
+        _, read = _session(caller)
+    except SessionNotFound as error:
+        return ToolAnswer(UNKNOWN_SESSION.format(reason=error) + " It reports no obligations.", is_error=True)
+    except ConfigError as error:
+        return ToolAnswer(f"witness cannot list obligations until its setting is fixed: {error}", is_error=True)
+    return ToolAnswer(listing(read.ledger.open_obligations(), read.ledger.unresolved_earlier()))
+
+
+def listing(current: list[Item], earlier: list[Item]) -> str:
+    """The open obligations, each with what would close it."""
+    if not current and not earlier:
+        return f"Verification obligations: none open. {NO_RECORD}"
+    lines = [f"Verification obligations open in this session ({len(current) + len(earlier)}): checks that failed "
+             "and have had no genuine passing re-run since."]
+    for item in current:
+        lines += _item(item)
+    for item in earlier:
+        lines += _item(item, " — left unresolved by an earlier task")
+    return "\n".join(lines)
+
+
+def _item(item: Item, note: str = "") -> list[str]:
+    what = f"claim {item.claim_id!r}" if item.kind == "claim-contradicted" else f"`{item.check}` ({item.check_kind})"
+    where = f" in {item.cwd}" if item.cwd else ""
+    times = f", failed {item.repeat_count} times" if item.repeat_count > 1 else ""
+    lines = [f"- {what}{where}{times}{note}: {item.summary}"]
+    if item.last_attempt is not None:
+        run = f"`{item.last_attempt.command}`" if item.last_attempt.command else "the last re-run"
+        lines.append(f"  the re-run {run} did not count: {item.last_attempt.reason}")
+    lines.append(f"  closes only through: {closes_by(item)}")
+    return lines
+
+
+async def advisor_answer(caller: Caller, question: str | None, *,
+                         model_flags: Mapping[str, Any] | None = None) -> ToolAnswer:
+    """The ``advisor`` tool: a consultation on the calling agent's ledger (the question alone when the
+    session cannot be found, with a note saying so); ``model_flags`` as ``witness mcp --model …`` gives them."""
+    question = question.strip() if question and question.strip() else None
+    try:
+        session, read = await asyncio.to_thread(_session, caller)
+    except SessionNotFound as error:
+        return await _from_nothing(str(error), question, model_flags)
+    except ConfigError as error:
+        return ToolAnswer(f"witness advisor: {error}", is_error=True)
+    workspace = Path(session.cwd) if session.cwd and os.path.isdir(session.cwd) else None
+    return await _consulted(read.ledger, workspace, question, call_id=session.call_id,
+                            requester=read.ledger.agent_id or "main", executor_model=session.executor_model,
+                            model_flags=model_flags)
+
+
+async def _from_nothing(reason: str, question: str | None, model_flags: Mapping[str, Any] | None) -> ToolAnswer:
+    note = UNKNOWN_SESSION.format(reason=reason)
+    if question is None:
+        return ToolAnswer(f"{note} Pass `question` to be advised on it alone.", is_error=True)
+    answer = await _consulted(Ledger(), None, question, call_id=None, requester="unknown", executor_model=None,
+                              model_flags=model_flags)
+    if answer.is_error:
+        return ToolAnswer(f"{answer.text}\n\n({note})", is_error=True)
+    return ToolAnswer(f"{answer.text}\n\n({note} This advice answers the question alone.)")
+
+
+async def _consulted(ledger: Ledger, workspace: Path | None, question: str | None, *, call_id: str | None,
+                     requester: str, executor_model: str | None, model_flags: Mapping[str, Any] | None
+                     ) -> ToolAnswer:
+    try:
+        advice = await advise(ledger, workspace=workspace, trigger="manual", requester=requester, call_id=call_id,
+                              question=question, executor_model=executor_model, model_flags=model_flags)
+    except ConfigError as error:
+        return ToolAnswer(f"witness advisor is not configured: {error}", is_error=True)
+    except OSError as error:  # the consultation log cannot be written
+        return ToolAnswer(f"Advisor call failed: {error}", is_error=True)
+    if advice.text is not None:
+        return ToolAnswer(advice.text)
+    return ToolAnswer(advice.notice(), is_error=True)

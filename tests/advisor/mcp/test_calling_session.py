@@ -1,0 +1,100 @@
+"""Which session an MCP tool call is answered from: the one whose transcript holds the call, also with
+two sessions in one directory; and no session's at all when that cannot be told."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from advisor.errors import SessionNotFound
+from advisor.hosts import calling_session
+from advisor.mcp import Caller, obligations_answer
+from tests.advisor.mcp.homes import CLEAN, FAILING, Home
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Home:
+    return Home(tmp_path)
+
+
+def test_claude_call_is_answered_from_the_transcript_holding_it(home: Home) -> None:
+    """Two Claude Code sessions in one project: each call is read from the session that made it."""
+    failing, failing_calls = home.claude_session("aaaaaaaa-1", FAILING)
+    clean, clean_calls = home.claude_session("bbbbbbbb-2", CLEAN)
+    for path, calls, session in ((failing, failing_calls, "aaaaaaaa-1"), (clean, clean_calls, "bbbbbbbb-2")):
+        found = calling_session({"claudecode/toolUseId": calls[-1]}, env=home.claude_env(session),
+                                cwd=str(home.project), wait=0)
+        assert (found.host, found.transcript, found.session_id, found.cwd) == \
+            ("claude-code", path, session, str(home.project))
+
+
+def test_claude_call_after_clear_finds_the_new_session(home: Home) -> None:
+    """A server started for one session (`/clear` keeps the process) finds a call of the project's newer session."""
+    home.claude_session("aaaaaaaa-1", CLEAN)
+    newer, calls = home.claude_session("cccccccc-3", FAILING)
+    found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env("aaaaaaaa-1"),
+                            cwd=str(home.project), wait=0)
+    assert found.transcript == newer and found.session_id == "cccccccc-3"
+
+
+def test_obligations_come_from_the_calling_session_only(home: Home) -> None:
+    """`obligations` lists the failing session's open check to it, and nothing to the clean session beside it."""
+    _, failing_calls = home.claude_session("aaaaaaaa-1", FAILING)
+    _, clean_calls = home.claude_session("bbbbbbbb-2", CLEAN)
+    failing = obligations_answer(Caller({"claudecode/toolUseId": failing_calls[0]},
+                                        home.claude_env("aaaaaaaa-1"), str(home.project), wait=0))
+    clean = obligations_answer(Caller({"claudecode/toolUseId": clean_calls[0]},
+                                      home.claude_env("bbbbbbbb-2"), str(home.project), wait=0))
+    assert not failing.is_error and "`pytest -q` (test)" in failing.text and "closes only through" in failing.text
+    assert not clean.is_error and "none open" in clean.text and "pytest" not in clean.text
+
+
+def test_codex_call_is_found_by_thread_and_call_id(home: Home) -> None:
+    """A Codex call is answered from its thread's rollout, which holds its call id; the model Codex names is kept."""
+    path, calls = home.codex_session("019a0000-aaaa", FAILING)
+    home.codex_session("019a0000-bbbb", CLEAN)
+    meta = {"threadId": "019a0000-aaaa", "callId": calls[0], "x-codex-turn-metadata": {"model": "gpt-test"}}
+    found = calling_session(meta, env=home.codex_env(), cwd="/", wait=0)
+    assert (found.host, found.transcript, found.session_id, found.executor_model, found.cwd) == \
+        ("codex", path, "019a0000-aaaa", "gpt-test", str(home.project))
+    answer = obligations_answer(Caller(meta, home.codex_env(), "/", wait=0))
+    assert "`pytest -q` (test)" in answer.text
+
+
+@pytest.mark.parametrize("meta", [{}, {"claudecode/toolUseId": "toolu_nowhere"}, {"threadId": "t-1"},
+                                  {"threadId": "019a0000-aaaa", "callId": "call_nowhere"},
+                                  {"claudecode/toolUseId": "../../etc/passwd"}],
+                         ids=["no ids", "unknown Claude call", "thread without call", "unknown Codex call",
+                              "not an id"])
+def test_an_unknown_caller_reads_no_transcript(home: Home, meta: dict[str, str]) -> None:
+    """A call no transcript is known to hold is answered from no session: an error naming why, no obligations."""
+    home.claude_session("aaaaaaaa-1", FAILING)
+    home.codex_session("019a0000-aaaa", FAILING)
+    with pytest.raises(SessionNotFound):
+        calling_session(meta, env=home.claude_env("aaaaaaaa-1"), cwd=str(home.project), wait=0)
+    answer = obligations_answer(Caller(meta, home.claude_env("aaaaaaaa-1"), str(home.project), wait=0))
+    assert answer.is_error and "could not tell which session" in answer.text and "pytest -q" not in answer.text
+
+
+def test_a_call_written_late_is_waited_for(home: Home) -> None:
+    """Claude Code may write the `tool_use` just after it sends the call: the search waits for it, briefly."""
+    import threading
+
+    path, calls = home.claude_session("aaaaaaaa-1", FAILING)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = next(index for index, line in enumerate(lines) if calls[0] in line)
+    path.write_text("".join(lines[:cut]), encoding="utf-8")
+
+    def append() -> None:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(lines[cut:]))
+
+    timer = threading.Timer(0.3, append)
+    timer.start()
+    try:
+        found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env("aaaaaaaa-1"),
+                                cwd=str(home.project), wait=10)
+    finally:
+        timer.cancel()
+    assert found.transcript == path
