@@ -32,7 +32,9 @@ must be 0), and the compile time per consultation at the start and at the end of
 (events added since the previous point plus compiling, the median of twenty points at each end;
 incremental: the ratio stays near 1).
 Targets: at least 92 % fewer tokens than the baseline in total, at least 95 % of each request's
-bytes in the shared prefix.
+bytes in the shared prefix. Beside the share it prints the bytes each request adds past that prefix
+(the cards of the rounds since the previous point, the new verbatim tail, the closing message): a
+share of 95 % needs a request at least twenty times that size.
 
     .venv/bin/python benchmarks/ledger_bench.py [--every 25] [--sizes 1000,10000] [--seed 7]
 """
@@ -451,6 +453,10 @@ def report(results: list[Result]) -> None:
     print(f"shared prefix with the previous request: {aggregate:.1%} of all request bytes; per request median "
           f"{statistics.median(shares):.1%}, {sum(s >= 0.95 for s in shares)} of {len(shares)} at ≥ 95 % "
           "(target ≥ 95 %)")
+    fresh = statistics.median(p.ledger_bytes - (p.shared or 0) for p in later)
+    size = statistics.median(p.ledger_bytes for p in later)
+    print(f"new bytes per consultation (past the shared prefix): median {fresh:,.0f}, request median {size:,.0f}; "
+          f"95 % shared needs a request of at least 20x its new bytes ({20 * fresh:,.0f} at the median)")
     print(f"requests larger than their baseline: {sum(p.ledger_bytes > p.baseline_bytes for p in points)} (must be 0)")
     print(f"user messages lost: {sum(p.lost for p in points)} (must be 0)")
 

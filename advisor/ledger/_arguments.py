@@ -15,10 +15,16 @@ Code ``Edit``), ``oldString``/              (an empty string is one line); ``edi
 a patch (``*** Begin Patch``: Codex         ``+added −removed``, the patch's ``+`` and ``-``
 ``apply_patch``, Oh My Pi ``edit``)         lines
 ==========================================  ==================================================
+
+A path under the call's working directory is shown relative to it (the investigation tools take
+workspace-relative paths; the full path is in the expanded card). A Codex code-mode script
+(``exec`` whose ``input`` is ``await tools.exec_command({cmd: "…"})``) is shown by the command it
+runs rather than by its wrapper.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -33,6 +39,9 @@ PRIMARY_KEYS = ("file_path", "path", "filePath", "file", "notebook_path", "comma
 _PAIRS = (("old_string", "new_string"), ("oldString", "newString"), ("old", "new"), ("oldText", "newText"))
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _PATCH_MARK = "*** Begin Patch"
+_PATH_KEYS = frozenset({"file_path", "path", "filePath", "file", "notebook_path"})
+_CODE_MODE = re.compile(r'^\s*(?:(?:const|let|var)\s+\w+\s*=\s*)?await\s+tools\.\w+\(\{\s*'
+                        r'"?cmd"?\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
 def _patch(arguments: dict[str, Any]) -> str | None:
@@ -42,14 +51,32 @@ def _patch(arguments: dict[str, Any]) -> str | None:
     return None
 
 
-def primary_argument(arguments: Any) -> str:
-    """The argument that says what a call is about, on one line, at most 120 characters, redacted."""
+def _relative(path: str, cwd: str | None) -> str:
+    root = cwd.rstrip("/") + "/" if cwd else None
+    return path[len(root):] if root and root != "/" and path.startswith(root) and len(path) > len(root) else path
+
+
+def _code_mode_command(text: str) -> str | None:
+    """The command a Codex code-mode script runs through ``tools.exec_command`` (``None``: not one)."""
+    found = _CODE_MODE.match(text)
+    if found is None:
+        return None
+    try:
+        command = json.loads(found.group(1))
+    except ValueError:
+        return None
+    return command if isinstance(command, str) and command.strip() else None
+
+
+def primary_argument(arguments: Any, cwd: str | None = None) -> str:
+    """The argument that says what a call is about, on one line, at most 120 characters, redacted (a
+    path under ``cwd`` relative to it)."""
     if not isinstance(arguments, dict):
         return ""
     for key in PRIMARY_KEYS:
         value = arguments.get(key)
         if isinstance(value, str) and value.strip():
-            return clip(redact(value), ARGUMENT_LIMIT)
+            return clip(redact(_relative(value, cwd) if key in _PATH_KEYS else value), ARGUMENT_LIMIT)
         if isinstance(value, list) and value and all(isinstance(part, str) for part in value):
             return clip(redact(" ".join(value)), ARGUMENT_LIMIT)  # an argv (Codex's `shell`)
         if isinstance(value, int | float) and not isinstance(value, bool):
@@ -62,7 +89,7 @@ def primary_argument(arguments: Any) -> str:
             return clip(redact(files[0]), ARGUMENT_LIMIT) + more
     for value in arguments.values():
         if isinstance(value, str) and value.strip():
-            return clip(redact(value), ARGUMENT_LIMIT)
+            return clip(redact(_code_mode_command(value) or value), ARGUMENT_LIMIT)
     return ""
 
 

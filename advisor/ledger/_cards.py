@@ -9,7 +9,9 @@ failure (else its first non-blank line; never a host's own ``Exit code N`` line)
 characters.
 
 A verbatim round: ``#id tool(<arguments as JSON>)`` then ``→ ok: <result>`` (or ``→ error: …``,
-``→ running``), each part capped with an expandable marker.
+``→ running``), each part capped with an expandable marker: a failing result keeps its start, its
+end and the part around its first error line; a quiet success is capped tighter (500 characters;
+300 for a tool that only read the workspace, which the advisor can read itself).
 """
 
 from __future__ import annotations
@@ -21,12 +23,25 @@ from obligations import ToolCompleted, ToolDispatched, redact
 from shellparse import Policy
 
 from ._arguments import edit_shape, primary_argument
-from ._evidence import check_evidence
-from ._text import SEPARATOR, clip, expandable
+from ._evidence import FAILURE_SHOWN, check_evidence
+from ._text import SEPARATOR, clip, excerpt, expandable
 
 ERROR_LINE_LIMIT = 200
 _HOST_EXIT_LINE = re.compile(r"^\s*(?:Error: )?Exit code -?\d+\s*$")
 _ERRORISH = re.compile(r"error|fail|exception|traceback|panic|denied|not found|cannot|✗|×", re.IGNORECASE)
+_NAMED = re.compile(r"\b\w*(?:Error|Exception)\b|\bFAIL(?:ED|URE)?\b|\berror(?:\[\w+\])?:|panicked|✗|×")
+"""A line that names what failed (an exception, a runner's ``FAILED``/``FAIL`` line, a compiler's
+``error:``), preferred to one that merely mentions a failure (``Traceback``, ``0 failed``)."""
+_BANNER = re.compile(r"^\s*[=_\-*#~]{3,}.*[=_\-*#~]{3,}\s*$")
+"""A runner's section banner (``==== FAILURES ====``, ``____ test_x ____``): it names no error itself."""
+QUIET_RESULT_CHARS = 500
+"""Cap on a verbatim round's result when it succeeded and its output shows no failure (both ends kept,
+the full text expandable)."""
+LOOKED_AT_CHARS = 300
+"""The same cap for a tool that only looked at the workspace (:data:`WORKSPACE_READERS`): the advisor
+can read the path itself, as it is now."""
+WORKSPACE_READERS = frozenset({"read", "view", "grep", "glob", "find", "ls", "list", "search"})
+"""Tools (by lower-cased name, every host's) whose result is the workspace's own content."""
 
 
 def failed(result: ToolCompleted) -> bool:
@@ -59,17 +74,38 @@ def size(text: str, images: int) -> str:
     return ", ".join(parts)
 
 
+def _names_error(line: str) -> bool:
+    return bool(_ERRORISH.search(line)) and not _BANNER.match(line)
+
+
+def _names_what(line: str) -> bool:
+    return bool(_NAMED.search(line)) and not _BANNER.match(line)
+
+
 def error_line(text: str) -> str:
-    """The line that says what went wrong: among the first 60 lines the first that names an error or a
-    failure, else the first non-blank one (a host's ``Exit code N`` line is never it), clipped, redacted."""
+    """The line that says what went wrong: among the first 60 lines the first that names what failed (an
+    exception, a ``FAILED`` line, ``error:``), else the first that mentions an error or a failure (a
+    runner's section banner is neither), else the first non-blank one (a host's ``Exit code N`` line is
+    never it), clipped, redacted."""
     lines = [line for line in text.splitlines()[:60] if line.strip() and not _HOST_EXIT_LINE.match(line)]
-    chosen = next((line for line in lines if _ERRORISH.search(line)), lines[0] if lines else "")
+    chosen = next((line for line in lines if _names_what(line)),
+                  next((line for line in lines if _names_error(line)), lines[0] if lines else ""))
     return clip(redact(chosen), ERROR_LINE_LIMIT) if chosen else ""
+
+
+def error_offset(text: str) -> int | None:
+    """Where in ``text`` the first line that names an error or a failure starts (``None``: no such line)."""
+    position = 0
+    for line in text.splitlines(keepends=True):
+        if line.strip() and not _HOST_EXIT_LINE.match(line) and _names_error(line):
+            return position
+        position += len(line)
+    return None
 
 
 def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
     """The one-line card of a round."""
-    argument = primary_argument(call.arguments)
+    argument = primary_argument(call.arguments, call.cwd)
     fields = [f"#{handle} {call.tool}" if handle else call.tool]
     fields += [part for part in (argument, edit_shape(call.tool, call.arguments)) if part]
     fields.append(status(result))
@@ -105,7 +141,9 @@ def arguments_json(call: ToolDispatched) -> str:
 def verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, *, limit: int,
              policy: Policy = "seed", expand: bool = True) -> str:
     """A round in full (each part capped at ``limit`` around an expandable marker — naming
-    ``advisor_expand`` unless ``expand`` is false), redacted."""
+    ``advisor_expand`` unless ``expand`` is false), redacted. A result that failed, or whose output
+    shows a failure, keeps the part around the line that names it; one that succeeded quietly is
+    capped at :data:`QUIET_RESULT_CHARS` (:data:`LOOKED_AT_CHARS` when it read the workspace)."""
     head = f"#{handle} {call.tool}" if handle else call.tool
     hint = handle if expand else None
     lines = [f"{head}({expandable(redact(arguments_json(call)), limit, hint)})"]
@@ -114,10 +152,15 @@ def verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | N
         return "\n".join(lines)
     word = "error" if failed(result) else "ok"
     text = redact(result_text(result))
-    lines.append(f"→ {word}: {expandable(text, limit, hint)}" if text else f"→ {word}")
+    evidence = check_evidence(call, result, policy)
+    if failed(result) or FAILURE_SHOWN in evidence:
+        shown = excerpt(text, limit, hint, error_offset(text))
+    else:
+        quiet = LOOKED_AT_CHARS if call.tool.lower() in WORKSPACE_READERS else QUIET_RESULT_CHARS
+        shown = expandable(text, min(limit, quiet), hint)
+    lines.append(f"→ {word}: {shown}" if text else f"→ {word}")
     if result.images:
         lines.append(f"[{result.images} image(s) omitted]")
-    evidence = check_evidence(call, result, policy)
     if evidence:
         lines.append(f"[witness] {evidence}")
     return "\n".join(lines)

@@ -132,6 +132,7 @@ class Ledger:
         self._step: _Step | None = None
         self._reasoning: tuple[str, str | None] | None = None
         self._prior: list[str] = []
+        self._spans: list[list[Block]] = []
         self._seen: dict[str, int] = {}
         self._sources: dict[str, Source] = {}
         self._call_handles: dict[str, str] = {}
@@ -217,8 +218,8 @@ class Ledger:
         if step is not None and not step.asks and step.event.text.strip():
             self._block("executor", self._executor_text(step), step.handle)
 
-    def _executor_text(self, step: _Step) -> str:
-        limit = self.settings.user_message_max_chars
+    def _executor_text(self, step: _Step, limit: int | None = None) -> str:
+        limit = self.settings.executor_max_chars if limit is None else limit
         return "[executor] " + self._clipped(redact(step.event.text.strip()), limit, step.handle)
 
     def _dispatched(self, event: ToolDispatched) -> None:
@@ -285,7 +286,7 @@ class Ledger:
         if event.summary.strip():
             handle = self._handle_of(event)
             label = summary_label(event.kind, self.host)
-            text = self._clipped(redact(event.summary.strip()), self.settings.user_message_max_chars, handle)
+            text = self._clipped(redact(event.summary.strip()), self.settings.summary_max_chars, handle)
             summary = Block("summary", f"{label}\n{text}", handle, None, self.events)
         if event.kind == "branch":
             if summary is not None:
@@ -294,7 +295,8 @@ class Ledger:
         kept_from = self._seen.get(event.first_kept) if event.first_kept else None
         fresh = restart(self._closed, self._open, summary, kept_from)
         self._closed, self._open = fresh.closed, fresh.open
-        self._prior += [self._restated(block) for block in fresh.dropped_users]
+        self._spans.append(fresh.dropped_users)
+        self._prior = self._restate()
         self._anchor = 0
 
     def _host_message(self, event: HostMessage) -> None:
@@ -316,13 +318,22 @@ class Ledger:
             preview = clip(redact(text), self.settings.custom_preview_chars)
             self._block("host", f"[extension message: {event.name or 'unnamed'}] {preview}", handle)
 
-    def _restated(self, block: Block) -> str:
-        """A user message the summary replaced, for the restated words (a tighter cap: they are older)."""
+    def _restate(self) -> list[str]:
+        """The user's words every compaction replaced: the newest compaction's span at
+        ``restated_max_chars`` each, earlier spans' at ``restated_older_chars`` (rebuilt at a compaction,
+        which starts the request afresh anyway)."""
+        older, newest = self._spans[:-1], self._spans[-1]
+        limit = self.settings.restated_older_chars
+        return [*(self._restated(block, limit) for span in older for block in span),
+                *(self._restated(block, self.settings.restated_max_chars) for block in newest)]
+
+    def _restated(self, block: Block, limit: int) -> str:
+        """A user message a summary replaced, for the restated words (a tighter cap: they are older)."""
         source = self._sources.get(block.handle or "")
         if source is None or not isinstance(source.event, UserMessage):
             return block.text
         event = source.event
-        text = "[user] " + self._clipped(redact(event.text), self.settings.restated_max_chars, block.handle)
+        text = "[user] " + self._clipped(redact(event.text), limit, block.handle)
         return text + ("\n" + PASTED.format(n=event.images) if event.images else "")
 
     def _catalogued(self, event: ToolCatalogue) -> None:
@@ -359,7 +370,8 @@ class Ledger:
         promoted = [i for i, block in enumerate(self._open.blocks) if block.kind == "round"][-tail:] if tail else []
         tail_start = promoted[0] if promoted else len(self._open)
         step = self._step
-        provisional = [self._executor_text(step)] if step and not step.asks and step.event.text.strip() else []
+        writing = step is not None and not step.asks and bool(step.event.text.strip())
+        provisional = [self._executor_text(step, self.settings.user_message_max_chars)] if step and writing else []
         running = [Block("round", "", None, Round(call, None)) for call in self._pending.values()]
         asked = next(iter(self._asked.values()), None)
         shown = redact(question) if question else asked

@@ -25,6 +25,8 @@ from shellparse import Check, Policy
 from ._text import SEPARATOR, clip
 
 _SHOWN_CHECKS = 3
+FAILURE_SHOWN = "output shows a failure"
+"""The field for a reported pass whose output the check's runner says failed."""
 _SPAN_LIMIT = 40
 
 
@@ -82,5 +84,5 @@ def check_evidence(call: ToolDispatched, result: ToolCompleted, policy: Policy =
         failure = next((evidence for family in families
                         if (evidence := shellparse.failure_evidence(family, result.output)) is not None), None)
         if failure is not None:
-            parts.append(f"output shows a failure: {clip(failure, 80)}")
+            parts.append(f"{FAILURE_SHOWN}: {clip(failure, 80)}")
     return redact(SEPARATOR.join(parts))

@@ -7,7 +7,13 @@ setting (``[ledger]``)      default  meaning
 ``tail_max_chars``          8000     cap on each part of a verbatim round (arguments, result,
                                      the executor's reasoning), both ends kept
 ``user_message_max_chars``  20000    cap on one user message (both ends kept, the rest expandable)
-``restated_max_chars``      2000     cap on each user message restated after a compaction
+``restated_max_chars``      1000     cap on each user message restated after a compaction (the
+                                     span the newest compaction replaced)
+``restated_older_chars``    250      the same for the spans earlier compactions replaced
+``executor_max_chars``      800      cap on one piece of the executor's prose in the log (both
+                                     ends kept, the rest expandable)
+``summary_max_chars``       2000     cap on a host's compaction or branch summary (both ends
+                                     kept, the rest expandable)
 ``custom_preview_chars``    500      cap on an extension's or a hook's message
 ``token_budget``            250000   trim the request to fit this many tokens (characters / 4);
                                      0 never trims
@@ -35,9 +41,21 @@ class LedgerSettings(Frozen):
     """Cap on each part of a verbatim round: its arguments, its result, the triggering reasoning."""
     user_message_max_chars: int = Field(default=20_000, ge=100)
     """Cap on one user message; past it both ends are kept and the middle is expandable."""
-    restated_max_chars: int = Field(default=2000, ge=100)
+    restated_max_chars: int = Field(default=1000, ge=100)
     """Cap on each of the user's messages restated after a compaction replaced them (both ends kept,
     the rest expandable): they are older, and every later request carries them."""
+    executor_max_chars: int = Field(default=800, ge=100)
+    """Cap on one piece of the executor's prose in the log; past it both ends are kept and the middle
+    is expandable (the step being written when the advisor is consulted is shown up to
+    ``user_message_max_chars``)."""
+    summary_max_chars: int = Field(default=2000, ge=100)
+    """Cap on a host's compaction or branch summary: its head (the request and intent) and its tail
+    (pending work, the current step) are kept, the middle is expandable; the user's own words it
+    replaced are restated verbatim anyway."""
+    restated_older_chars: int = Field(default=250, ge=100)
+    """The same cap for the user's messages earlier compactions replaced (both ends kept, the rest
+    expandable): the older the span, the less its exact wording decides the advice, and every later
+    request carries it."""
     custom_preview_chars: int = Field(default=500, ge=50)
     """Cap on an extension's or a hook's message in the log."""
     token_budget: int = Field(default=250_000, ge=0)

@@ -58,26 +58,46 @@ def summary_label(kind: str, host: TranscriptFormat | None) -> str:
     return f"[{kind} summary — {who} paraphrase, not the user's words]"
 
 
-def _item_line(item: Item, handle: Callable[[str | None], str], earlier: bool) -> str:
+def _head(item: Item) -> str:
     if item.kind == "claim-contradicted":
-        head = f"claim {item.claim_id!r}" + (f" on `{item.check}`" if item.check else "")
-    else:
-        where = f" in {item.cwd}" if item.cwd else ""
-        head = f"`{item.check}` ({item.check_kind}){where}"
-    times = f", {item.repeat_count} times" if item.repeat_count > 1 else ""
-    line = f"- {head}: failed{times}, last at {handle(item.latest_failure_call)} — {item.summary}"
-    if item.last_attempt is not None:
-        line += (f"; the re-run at {handle(item.last_attempt.call_id)} did not count "
-                 f"({item.last_attempt.reason})")
-    return line + (" [left unresolved when the user moved on to another task]" if earlier else "")
+        return f"claim {item.claim_id!r}" + (f" on `{item.check}`" if item.check else "")
+    where = f" in {item.cwd}" if item.cwd else ""
+    return f"`{item.check}` ({item.check_kind}){where}"
+
+
+def _earlier_note(current: bool, earlier: int) -> str:
+    if not earlier:
+        return ""
+    if current:
+        return f" [also left unresolved by {earlier} earlier task{'s' if earlier > 1 else ''}]"
+    if earlier == 1:
+        return " [left unresolved when the user moved on to another task]"
+    return f" [left unresolved by {earlier} earlier tasks, each time the user moved on to another]"
+
+
+def _group_line(group: Sequence[tuple[Item, bool]], handle: Callable[[str | None], str]) -> str:
+    """One line for every open obligation of one check: the newest failure's card and summary, the
+    failures counted, and how many earlier tasks left it open."""
+    newest = max((item for item, _ in group), key=lambda item: item.latest_failure_tick)
+    count = sum(item.repeat_count for item, _ in group)
+    times = f", {count} times" if count > 1 else ""
+    line = f"- {_head(newest)}: failed{times}, last at {handle(newest.latest_failure_call)} — {newest.summary}"
+    if newest.last_attempt is not None:
+        line += (f"; the re-run at {handle(newest.last_attempt.call_id)} did not count "
+                 f"({newest.last_attempt.reason})")
+    current = any(not earlier for _, earlier in group)
+    return line + _earlier_note(current, sum(1 for _, earlier in group if earlier))
 
 
 def obligations_text(current: Sequence[Item], earlier: Sequence[Item], handle: Callable[[str | None], str]) -> str:
-    """What witness's tracker says is still unverified in the session, for the closing message."""
+    """What witness's tracker says is still unverified in the session, for the closing message: one line
+    per check (the same check left open by several tasks is one line that counts them)."""
     if not current and not earlier:
         return f"Verification obligations (witness): none open. {NO_RECORD}"
-    lines = [_item_line(item, handle, False) for item in current]
-    lines += [_item_line(item, handle, True) for item in earlier]
+    groups: dict[str, list[tuple[Item, bool]]] = {}
+    for item, was_earlier in [*((item, False) for item in current), *((item, True) for item in earlier)]:
+        groups.setdefault(_head(item), []).append((item, was_earlier))
+    lines = [_group_line(group, handle) for group in groups.values()]
     shown = lines[:_MAX_ITEMS]
     if len(lines) > _MAX_ITEMS:
         shown.append(f"- … and {len(lines) - _MAX_ITEMS} more")

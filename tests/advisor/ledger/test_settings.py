@@ -13,11 +13,13 @@ from tests.advisor.ledger.builders import compaction, user
 
 
 def test_defaults_are_the_documented_ones(tmp_path: Path) -> None:
-    """Tail 2, 8,000 characters per verbatim part, 20,000 per user message, 2,000 restated, 500 for a host's
-    message, a 250,000-token budget — with no configuration file."""
+    """Tail 2, 8,000 characters per verbatim part, 20,000 per user message, 1,000 restated (250 from earlier
+    compactions), 800 per piece of executor prose, 2,000 per summary, 500 for a host's message, a 250,000-token
+    budget — with no configuration file."""
     assert load_ledger_settings(path=tmp_path / "none.toml") == LedgerSettings(
-        tail_tool_calls=2, tail_max_chars=8000, user_message_max_chars=20_000, restated_max_chars=2000,
-        custom_preview_chars=500, token_budget=250_000)
+        tail_tool_calls=2, tail_max_chars=8000, user_message_max_chars=20_000, restated_max_chars=1000,
+        restated_older_chars=250, executor_max_chars=800, summary_max_chars=2000, custom_preview_chars=500,
+        token_budget=250_000)
 
 
 def test_the_config_file_and_flags(tmp_path: Path) -> None:

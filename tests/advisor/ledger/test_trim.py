@@ -80,8 +80,8 @@ def test_an_impossible_budget_keeps_the_task_and_the_question_and_refuses() -> N
 
 def test_the_tail_cap_is_lowered_before_giving_up() -> None:
     """TRIM-7: when leaving out every card is not enough, the verbatim tail's cap drops (to 4000 … 500)."""
-    led = ledger([user("task", "u"), *round_("c1", "read", {"path": "a"}, "a" * 8000, "r1"),
-                  *round_("c2", "read", {"path": "b"}, "b" * 8000, "r2"), *ask("x", "q", "q")])
+    led = ledger([user("task", "u"), *round_("c1", "read", {"path": "a"}, "a" * 8000, "r1", error=True),
+                  *round_("c2", "read", {"path": "b"}, "b" * 8000, "r2", error=True), *ask("x", "q", "q")])
     full = tokens(led)
     compiled = led.compile(tools=(), token_budget=full - 2500)
     assert compiled.fits and compiled.prompt.trimmed and compiled.tokens <= full - 2500
