@@ -11,21 +11,26 @@ span of the text responsible.
 from __future__ import annotations
 
 import hashlib
+import re
 import shlex
+from types import MappingProxyType
+from typing import NamedTuple
 
 from ._bash import parse_bash
+from ._commands import update
 from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
 from ._families import mentions
 from ._identify import Identified, identify
 from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
+from ._paths import Path, single_path
 from ._position import Before, Consumer, consumer_of, place
-from ._quoting import bash_unquote
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
-from ._shellstate import POSIX_SH, ShellState, directory, excerpt, update, word_text
+from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
+from ._stdin import readers, stdin_script
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
-from ._wrappers import SHELL_PROGRAMS, Nested, Unwrapped, program_name, unwrap
+from ._wrappers import Nested, Unwrapped, program_name, unwrap
 
 _RANK: dict[ExitSource, int] = {"check": 0, "reporting-pipe": 1, "masked": 2}
 _COMPOUND_NAMES: dict[CommandKind, str] = {
@@ -39,12 +44,13 @@ _OPAQUE_NAMES: dict[OpaqueKind, str] = {
     "subexpression": "a subexpression", "script-block": "a script block",
 }
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
+_INHERITED = re.compile(r"(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)[+]?=")
 
 
 class _Finding:
     """A check found, and the verdict so far as it is judged outwards."""
 
-    __slots__ = ("cmdlet", "directory", "identified", "reasons", "source", "span")
+    __slots__ = ("cmdlet", "directory", "identified", "reasons", "source", "span", "unattributed")
 
     def __init__(self, identified: Identified, span: Span, directory: str | None):
         self.identified = identified
@@ -53,8 +59,11 @@ class _Finding:
         self.source: ExitSource = "check"
         self.reasons: list[Reason] = []
         self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
+        self.unattributed = False  # a non-zero status may be another command's failure
 
-    def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False) -> None:
+    def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False,
+                unattributed: bool = False) -> None:
+        self.unattributed = self.unattributed or unattributed
         if source == "check":  # keeps the verdict: only the reasons add up
             self.reasons.extend(reasons)
             return
@@ -67,6 +76,21 @@ class _Finding:
         self.reasons.extend(reasons)
 
 
+class Where(NamedTuple):
+    """Where a command runs, as its statement places it."""
+
+    here: bool = True
+    """In this shell (alone in its statement, not backgrounded), not in a subshell of its own."""
+    waited: bool = False
+    """A ``coproc`` whose ``wait`` follows (its status comes back)."""
+    ignored: bool = False
+    """Where bash ignores ``set -e`` (before ``&&``/``||``, after ``!``)."""
+
+
+HERE = Where()
+_CALLS = 256  # function calls followed per analysis: a bound on `f() { g; g; }; g() { h; h; }; …`
+
+
 class Analyzer:
     """One analysis of one command line."""
 
@@ -75,14 +99,16 @@ class Analyzer:
         self.shell: Shell = shell
         self.policy: Policy = policy
         self.effect: Effect = READ_ONLY
+        self.calls = 0
+        self.calling: set[str] = set()
 
     def unwrap(self, command: Command, shell: Shell) -> Unwrapped:
         """What a simple command runs once its wrappers are peeled off."""
         return unwrap(command.words, shell)
 
-    def consumer(self, command: Command, shell: Shell) -> Consumer:
+    def consumer(self, command: Command, shell: Shell, env: ShellState | None = None) -> Consumer:
         """What ``command``, after a pipe, does to the pipeline's status."""
-        return consumer_of(self, command, shell)
+        return consumer_of(self, command, shell, env)
 
     # -- entry point ------------------------------------------------------------------------
 
@@ -104,7 +130,7 @@ class Analyzer:
         return Analysis(command=self.text, shell=self.shell, policy=self.policy, validation=primary.validation,
                         exit_source=primary.exit_source, witness_eligible=primary.witness_eligible,
                         reasons=primary.reasons, effect=self.effect, parse_error=parse_error, checks=checks,
-                        expected_negative=False)
+                        expected_negative=False, failure_attributable=primary.failure_attributable)
 
     def _without_check(self, script: Script, checks: tuple[Check, ...]) -> Analysis:
         reasons = self._mentions(script)
@@ -134,7 +160,8 @@ class Analyzer:
                 eligible = True
         if finding.directory is not None:
             reasons.append(reason("directory", None, directory=finding.directory))
-        return Check(validation, finding.source, eligible, tuple(reasons))
+        attributable = finding.source == "check" and not finding.unattributed
+        return Check(validation, finding.source, eligible, tuple(reasons), attributable)
 
     # -- scanning -----------------------------------------------------------------------------
 
@@ -143,7 +170,7 @@ class Analyzer:
         follows the script (a `{ …; }` group, `eval`), so its last statement's effects matter."""
         statements = script.statements
         last = len(statements) - 1
-        if last == 0 and not shared and env.risk is None:
+        if last == 0 and not shared and env.risk is None and env.fail_first is None:
             statement = statements[0]
             if len(statement.pipeline.commands) == 1 and statement.op is None and statement.pipeline.negation is None:
                 # A lone command with nothing before, around or after it keeps its own verdict.
@@ -153,67 +180,127 @@ class Analyzer:
         for index, statement in enumerate(statements):
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before = Before(env.risk, env.pipefail, env.maybe_pipefail)
-            for position, command in enumerate(statement.pipeline.commands):
-                inner = self.command(command, env, shell)
+            before = Before(env.risk, env.pipefail, env.maybe_pipefail, env.errexit and not env.errexit_ignored,
+                            env.fail_first)
+            end = ends[index]
+            commands = statement.pipeline.commands
+            alone = len(commands) == 1 and statements[end].op != "&"
+            waited = shell == "bash" and _waited(statements, index, end, env)
+            where = Where(alone, waited and statements[end].op != "&",
+                          statement.op in ("&&", "||") or statement.pipeline.negation is not None)
+            for position, command in enumerate(commands):
+                inner = self.command(command, env if alone else env.copy(), shell, where)
                 if inner:
-                    verdict = place(self, statements, ends, index, position, before=before, shell=shell)
+                    verdict = place(self, statements, ends, index, position, before=before, shell=shell, env=env,
+                                    waited=waited)
                     for finding in inner:
-                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet)
+                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed)
                     findings.extend(inner)
             if index < last or shared:
-                update(env, statements, index, ends[index], shell=shell, text=self.text)
+                update(env, statements, index, end, shell=shell, text=self.text)
         return findings
 
-    def command(self, command: Command, env: ShellState, shell: Shell) -> list[_Finding]:
+    def command(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[_Finding]:
         for redirect in command.redirects:
             if redirect_writes(redirect):
                 self.effect = MUTATING
         kind = command.kind
         body = command.body
         if kind == "simple":
-            findings = self.simple(command, env, shell)
+            findings = self.simple(command, env, shell, where)
         elif body is None:
             findings = []
         elif kind == "subshell":
-            findings = self.scan(body, env.copy(), shell)
+            inner = env.copy()
+            inner.errexit_ignored = inner.errexit_ignored or where.ignored
+            findings = self.scan(body, inner, shell)
+            env.absorb(inner)
         elif kind == "group":
-            findings = self.scan(body, env, shell, shared=True)
+            findings = self.scan_here(body, env, shell, ignored=where.ignored)
+        elif kind == "function":
+            findings = self.compound(command, env, shell, merge=False)
         else:
-            findings = self.scan(body, env.copy(), shell)
-            where = _COMPOUND_NAMES.get(kind, f"`{kind}`")
-            for finding in findings:
-                finding.degrade("masked", [reason("inside-compound", _head_span(command, self.text), where=where)])
+            path = single_path(command, env) if shell == "bash" else None
+            findings = self.compound(command, env, shell, merge=where.here) if path is None else \
+                self.path(command, path, env, shell, where)
         for opaque in command.opaque:
             findings.extend(self.opaque(opaque, env, shell))
+        return findings
+
+    def scan_here(self, body: Script, env: ShellState, shell: Shell, *, ignored: bool) -> list[_Finding]:
+        """Scan code that runs in ``env``'s own shell (a group, a function's body, `eval`)."""
+        was = env.errexit_ignored
+        env.errexit_ignored = was or ignored
+        try:
+            return self.scan(body, env, shell, shared=True)
+        finally:
+            env.errexit_ignored = was
+
+    def compound(self, command: Command, env: ShellState, shell: Shell, *, merge: bool) -> list[_Finding]:
+        """A loop, a conditional or a function definition: its checks may run any number of times, or
+        not at all; what it does to the shell may or may not happen."""
+        assert command.body is not None
+        inner = env.copy()
+        findings = self.scan(command.body, inner, shell, shared=merge)
+        if merge:
+            inner.maybe(env)
+            env.assign(inner)
+        else:
+            env.absorb(inner)
+        where = _COMPOUND_NAMES.get(command.kind, f"`{command.kind}`")
+        for finding in findings:
+            finding.degrade("masked", [reason("inside-compound", _head_span(command, self.text), where=where)])
+        return findings
+
+    def path(self, command: Command, path: Path, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
+        """A compound statement that surely runs ``path``: its checks keep their verdicts there."""
+        assert command.body is not None
+        on_path = set(path.statements)
+        rest = Script(tuple(s for s in command.body.statements if s not in on_path), None, None)
+        findings = self.scan_here(Script(path.statements, None, None), env, shell, ignored=where.ignored)
+        keep = [reason("single-path", _head_span(command, self.text), where=path.where)]
+        if path.otherwise is not None:
+            keep.append(reason("may-not-run", path.otherwise, "else", piece=excerpt(self.text, path.otherwise)))
+        for finding in findings:
+            finding.degrade("check", keep, unattributed=path.otherwise is not None)
+        if rest.statements:
+            others = self.compound(command._replace(body=rest), env, shell, merge=False)
+            findings.extend(others)
         return findings
 
     def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[_Finding]:
         if opaque.body is None:
             self.effect = combine(self.effect, UNKNOWN)
             return []
-        findings = self.scan(opaque.body, env.copy(), shell)
+        inner = env.copy()
+        findings = self.scan(opaque.body, inner, shell)
+        env.absorb(inner)
         where = _OPAQUE_NAMES.get(opaque.kind, opaque.kind)
         for finding in findings:
             finding.degrade("masked", [reason("inside-substitution", opaque.span, where=where)])
         return findings
 
-    def simple(self, command: Command, env: ShellState, shell: Shell) -> list[_Finding]:
+    def simple(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[_Finding]:
         if not command.words:
             return []
+        head = command.words[0].value
+        if shell == "bash" and head is not None and head in env.functions:
+            return self.call(command, env, shell, where)
+        return self.program(command, env, shell, where)
+
+    def program(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
+        """A simple command that runs a program, a builtin or a wrapper (not a function)."""
         unwrapped = unwrap(command.words, shell)
         if unwrapped.nested is not None:
-            return self.nested(command, unwrapped, unwrapped.nested, env, shell)
+            return self.nested(command, unwrapped, unwrapped.nested, env, shell, where)
         if unwrapped.problem is not None:
             self.effect = combine(self.effect, UNKNOWN)
             return []
         argv = unwrapped.argv
-        if unwrapped.inert is None and not argv and unwrapped.wrappers:
-            stdin = _shell_stdin(command, unwrapped, self.text)
-            if stdin is not None:  # `bash <<'EOF' … EOF`: the here-document is the script
-                return self.nested(command, unwrapped, stdin, env, shell)
         if unwrapped.inert is not None or not argv:
             return []
+        if env.positional is not None:
+            argv = _spliced(argv, env.positional)
         identified = identify(argv, shell)
         if identified is None:
             self.effect = combine(self.effect, program_effect(argv, shell))
@@ -223,64 +310,127 @@ class Analyzer:
         moved = env.dirs or unwrapped.directories or identified.directories
         finding = _Finding(identified, Span(argv[0].span.start, command.span.end),
                            _directory(env, unwrapped, identified) if moved else None)
-        if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed \
-                or unwrapped.background is not None:
-            finding.degrade(*self._simple_verdict(command, unwrapped, env))
+        if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed or env.aliases \
+                or env.functions or unwrapped.background is not None:
+            finding.degrade(*self._simple_verdict(command, unwrapped, env, where))
         return [finding]
 
-    def _simple_verdict(self, command: Command, unwrapped: Unwrapped,
-                        env: ShellState) -> tuple[ExitSource, list[Reason]]:
+    def _simple_verdict(self, command: Command, unwrapped: Unwrapped, env: ShellState,
+                        where: Where) -> tuple[ExitSource, list[Reason]]:
         """What a check's own simple command does to its status: prefixes, wrappers and redirects
         keep it; a detaching wrapper or a redefined program masks it."""
         text = self.text
         reasons: list[Reason] = []
+        source: ExitSource = "check"
         for word in command.assignments:
             reasons.append(reason("env-prefix", word.span, piece=excerpt(text, word.span)))
+            if _INHERITED.match(word.text):
+                source = "masked"
+                reasons.append(reason("early-exit", word.span, "environment", piece=excerpt(text, word.span)))
         for word in unwrapped.wrappers:
             reasons.append(reason("wrapper", word.span, piece=str(word.value)))
         for item in command.redirects:
             reasons.append(reason("redirect", item.span, piece=excerpt(text, item.span)))
-        source: ExitSource = "check"
-        if unwrapped.background is not None:
-            source = "masked"
-            reasons.append(reason("background", unwrapped.background, "wrapper"))
-        if env.shadowed:
-            for word in (*unwrapped.wrappers, unwrapped.argv[0]):
-                name = program_name(word.value or "")
-                if name in env.shadowed:
-                    source = "masked"
-                    reasons.append(reason("shadowed", word.span, piece=name))
+        background = unwrapped.background
+        if background is not None:
+            coproc = any(word.span == background and word.value == "coproc" for word in unwrapped.wrappers)
+            if not (coproc and where.waited):
+                source = "masked"
+                reasons.append(reason("background", background, "coproc" if coproc else "wrapper"))
+        for word in (*unwrapped.wrappers, unwrapped.argv[0]):
+            if word.value is not None and env.redefines(word.value):
+                source = "masked"
+                reasons.append(reason("shadowed", word.span, piece=program_name(word.value)))
         return source, reasons
 
+    def call(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
+        """A call of a function defined earlier: its body runs here, with the call's arguments."""
+        name = command.words[0].value or ""
+        # `npm() { …; }; npm test`, `timeout() { :; }; timeout 60 pytest`: the check the words name
+        # is not what runs.
+        findings = self.program(command, env.copy(), shell, where)
+        for finding in findings:
+            finding.degrade("masked", [reason("shadowed", command.words[0].span, piece=name)])
+        self.calls += 1
+        if name in self.calling or self.calls > _CALLS:
+            env.flag(reason("early-exit", command.span, "calls", piece=excerpt(self.text, command.span)))
+            return findings
+        definition = env.functions[name]
+        assert definition.body is not None
+        inner = env if where.here else env.copy()
+        outer = inner.positional
+        inner.positional = tuple(command.words[1:])
+        self.calling.add(name)
+        try:
+            found = self.scan_here(definition.body, inner, shell, ignored=where.ignored)
+        finally:
+            self.calling.discard(name)
+            inner.positional = outer
+        for finding in found:
+            finding.degrade("check", [reason("function-call", command.words[0].span, piece=name)])
+        return findings + found
+
     def nested(self, command: Command, unwrapped: Unwrapped, nested: Nested, env: ShellState,
-               shell: Shell) -> list[_Finding]:
+               shell: Shell, where: Where = HERE) -> list[_Finding]:
+        problem = _inherited(command, unwrapped, self.text)
+        stdin = nested.stdin
+        if stdin:  # `bash <<'EOF' … EOF`: the script is the here-document (or here-string)
+            found = stdin_script(command, nested, self.text)
+            if found is None:
+                return []
+            nested, problem = found[0], problem or found[1]
         dialect: Shell = "pwsh" if nested.shell == "pwsh" else "bash"
         script = parse_nested(nested.text, nested.positions, dialect)
         unreadable = nested.shell == "cmd" and not _plain_cmd(nested.text)
         eval_like = (nested.via.value or "") == "eval"
         if eval_like:
-            inner_env = env
+            inner_env = env if where.here else env.copy()
+            findings = self.scan_here(script, inner_env, dialect, ignored=where.ignored)
         else:
-            posix = program_name(nested.via.value or "") in POSIX_SH
-            inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
-            inner_env = ShellState(nested.pipefail, inner_dirs, posix_sh=posix)
-        findings = self.scan(script, inner_env, dialect, shared=eval_like)
+            findings = self.scan(script, self._child(env, unwrapped, nested), dialect)
+        if stdin and problem is None:
+            problem = _consumed(script, findings, self.text)
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
         for finding in findings:
             reasons = [reason("nested", via.span, piece=str(via.value))]
             for wrapper in unwrapped.wrappers[:-1]:
                 reasons.insert(0, reason("wrapper", wrapper.span, piece=str(wrapper.value)))
+            for wrapper in unwrapped.wrappers:
+                if wrapper.value is not None and env.redefines(wrapper.value):
+                    reasons.append(reason("shadowed", wrapper.span, piece=program_name(wrapper.value)))
             if script.error is not None:
                 reasons.append(reason("parse-error", script.error_span, "nested", error=script.error))
-                finding.degrade("masked", reasons)
             elif unreadable:
                 reasons.append(reason("cmd-syntax", via.span))
-                finding.degrade("masked", reasons)
-            else:
-                finding.degrade("check", reasons)
+            elif problem is not None:
+                reasons.append(problem)
+            masks = any(item.level == "masks" for item in reasons)
+            finding.degrade("masked" if masks else "check", reasons)
         if script.error is not None or unreadable:
             self.effect = combine(self.effect, UNKNOWN)
         return findings
+
+    def _child(self, env: ShellState, unwrapped: Unwrapped, nested: Nested) -> ShellState:
+        """The shell a command string starts in: its options, and what it inherits (the directory,
+        exported functions)."""
+        options = nested.options
+        posix = program_name(nested.via.value or "") in POSIX_SH
+        inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
+        child = ShellState(options.pipefail, inner_dirs, posix_sh=posix)
+        if options.errexit:
+            child.errexit = child.maybe_errexit = True
+        child.nounset = options.nounset
+        child.expand_aliases = options.aliases
+        child.extdebug = options.extdebug
+        if env.exported:
+            child.functions = MappingProxyType({n: d for n, d in env.functions.items() if n in env.exported})
+            child.exported = env.exported
+        via = nested.via
+        if options.interactive:
+            child.risk = reason("early-exit", via.span, "startup", piece=str(via.value))
+        elif options.onecmd:
+            child.risk = reason("early-exit", via.span, "onecmd", piece=str(via.value))
+        return child
 
     # -- extras ----------------------------------------------------------------------------------
 
@@ -346,20 +496,60 @@ def _directory(env: ShellState, unwrapped: Unwrapped, identified: Identified) ->
     return directory(env.dirs + tuple(word_text(word) for word in moves))
 
 
-def _shell_stdin(command: Command, unwrapped: Unwrapped, text: str) -> Nested | None:
-    """The script a shell reads from a here-document or here-string, when it is given no other."""
-    shell = unwrapped.wrappers[-1]
-    if program_name(shell.value or "") not in SHELL_PROGRAMS:
-        return None
-    for redirect in command.redirects:
-        if redirect.body is not None and redirect.op in ("<<", "<<-"):
-            start, end = redirect.body
-            return Nested(text[start:end], [*range(start, end), end], "bash", False, shell)
-        if redirect.op == "<<<" and redirect.target is not None:
-            unquoted = bash_unquote(redirect.target.text, redirect.target.span.start)
-            if unquoted is not None:
-                string, positions = unquoted
-                return Nested(string, positions, "bash", False, shell)
+def _waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellState) -> bool:
+    """``check & wait $!`` (or ``wait %N`` for its job), ``coproc check; wait $COPROC_PID``: the
+    statement after the check's list waits for it and returns its status."""
+    background = statements[end].op == "&"
+    coproc = not background and index == end and _is_coproc(statements[index])
+    if not (background or coproc) or end + 1 >= len(statements):
+        return False
+    wait = statements[end + 1].pipeline
+    if len(wait.commands) != 1 or wait.negation is not None:
+        return False
+    command = wait.commands[0]
+    if command.kind != "simple" or len(command.words) != 2 or command.words[0].value != "wait" \
+            or env.redefines("wait") or command.redirects:
+        return False
+    target = command.words[1].text.strip('"')
+    if target in (("$COPROC_PID", "${COPROC_PID}") if coproc else ("$!", "${!}", "%%", "%+")):
+        return True
+    return target == f"%{env.jobs + 1}" and env.jobs >= 0
+
+
+def _is_coproc(statement: Statement) -> bool:
+    commands = statement.pipeline.commands
+    return len(commands) == 1 and commands[0].kind == "simple" and bool(commands[0].words) \
+        and commands[0].words[0].text == "coproc" and statement.pipeline.negation is None
+
+
+def _spliced(argv: tuple[Word, ...], positional: tuple[Word, ...]) -> tuple[Word, ...]:
+    """A function body's ``"$@"`` replaced by the call's arguments."""
+    if not any(word.text in ('"$@"', "$@", '"${@}"') for word in argv):
+        return argv
+    out: list[Word] = []
+    for word in argv:
+        out.extend(positional if word.text in ('"$@"', "$@", '"${@}"') else (word,))
+    return tuple(out)
+
+
+def _inherited(command: Command, unwrapped: Unwrapped, text: str) -> Reason | None:
+    """``BASH_ENV=./x.sh bash -c …``, ``env SHELLOPTS=… bash``: the child shell starts by running
+    something else."""
+    shell = unwrapped.nested.via if unwrapped.nested is not None else None
+    words = [*command.assignments, *(w for w in command.words if shell is None or w.span.start < shell.span.start)]
+    for word in words:
+        if _INHERITED.match(word.value or word.text):
+            return reason("early-exit", word.span, "environment", piece=excerpt(text, word.span))
+    return None
+
+
+def _consumed(script: Script, findings: list[_Finding], text: str) -> Reason | None:
+    """A command of a script read from standard input, other than the check itself, that may read
+    the rest of the script from there."""
+    own = [finding.span for finding in findings]
+    for command in readers(script):
+        if not any(command.span.start <= span.start and span.end <= command.span.end for span in own):
+            return reason("stdin-script", command.span, "consumed", piece=excerpt(text, command.span))
     return None
 
 

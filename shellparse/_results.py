@@ -71,6 +71,10 @@ class Check(NamedTuple):
     """Whether an exit status of 0 from this command line proves this check passed."""
     reasons: tuple[Reason, ...]
     """Why, in source order."""
+    failure_attributable: bool = False
+    """Whether a non-zero exit status from this command line proves this check failed: the exit
+    source is ``check`` and nothing else can fail in its place (``cd missing && check`` reports
+    ``cd``'s failure; ``set -o pipefail; check | head`` can report SIGPIPE for a pass)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -78,6 +82,7 @@ class Check(NamedTuple):
             "validation": self.validation.to_dict(),
             "exit_source": self.exit_source,
             "witness_eligible": self.witness_eligible,
+            "failure_attributable": self.failure_attributable,
             "reasons": [reason.to_dict() for reason in self.reasons],
         }
 
@@ -111,6 +116,9 @@ class Analysis(NamedTuple):
     expected_negative: bool
     """The command is a lone probe whose exit status 1 means "no" rather than failure
     (``grep``, ``rg``, ``git diff --quiet``, ``test``/``[ ]``)."""
+    failure_attributable: bool = False
+    """Whether a non-zero exit status proves ``validation`` failed (see
+    :attr:`Check.failure_attributable`); ``False`` without a validation."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (what ``witness check --json`` prints)."""
@@ -126,4 +134,5 @@ class Analysis(NamedTuple):
             "parse_error": self.parse_error,
             "checks": [check.to_dict() for check in self.checks],
             "expected_negative": self.expected_negative,
+            "failure_attributable": self.failure_attributable,
         }
