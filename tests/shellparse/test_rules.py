@@ -85,7 +85,7 @@ MASKED_BASH: list[tuple[str, str]] = [
     ('npm test; "true"', "true-tail"),
     ("npm test; rm -rf dist", "post-check-command"),
     ("npm test && deploy", "post-check-command"),
-    ("pytest && echo ok", "post-check-command"),
+    ("pytest && echo ok > report.txt", "post-check-command"),
     ("pytest || true", "or-chain"),
     ("false || npm test", "or-chain"),
     ("npm test || echo failed", "or-chain"),
