@@ -32,6 +32,7 @@ from ._stdin import readers, stdin_script
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
 from ._wrappers import Nested, Unwrapped, program_name, unwrap
 
+_new = tuple.__new__
 _RANK: dict[ExitSource, int] = {"check": 0, "reporting-pipe": 1, "masked": 2}
 _COMPOUND_NAMES: dict[CommandKind, str] = {
     "if": "`if`", "for": "a loop", "while": "a loop", "until": "a loop", "select": "`select`",
@@ -50,9 +51,10 @@ _INHERITED = re.compile(r"(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)[+]?=
 class _Finding:
     """A check found, and the verdict so far as it is judged outwards."""
 
-    __slots__ = ("cmdlet", "directory", "identified", "reasons", "source", "span", "unattributed")
+    __slots__ = ("_key", "_statement", "cmdlet", "directory", "identified", "reasons", "runs", "source", "span",
+                 "unattributed")
 
-    def __init__(self, identified: Identified, span: Span, directory: str | None):
+    def __init__(self, identified: Identified, span: Span, directory: str | None, runs: bool = True):
         self.identified = identified
         self.span = span
         self.directory = directory
@@ -60,6 +62,22 @@ class _Finding:
         self.reasons: list[Reason] = []
         self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
         self.unattributed = False  # a non-zero status may be another command's failure
+        self.runs = runs  # False for a check only named (a function definition's, a redefined name's)
+        self._statement: str | None = None
+        self._key: str | None = None
+
+    def statement(self) -> str:
+        if self._statement is None:
+            self._statement = _statement(self.identified.statement)
+        return self._statement
+
+    def key(self) -> str:
+        """Kind, directory and statement, digested: equal keys are the same check."""
+        if self._key is None:
+            identified = self.identified
+            self._key = hashlib.sha256(f"{identified.kind}\0{self.directory or ''}\0{self.statement()}".encode(
+                "utf-8", "surrogatepass")).hexdigest()[:16]
+        return self._key
 
     def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False,
                 unattributed: bool = False) -> None:
@@ -88,6 +106,7 @@ class Where(NamedTuple):
 
 
 HERE = Where()
+ELSEWHERE = Where(here=False)
 _CALLS = 256  # function calls followed per analysis: a bound on `f() { g; g; }; g() { h; h; }; …`
 
 
@@ -100,7 +119,7 @@ class Analyzer:
         self.policy: Policy = policy
         self.effect: Effect = READ_ONLY
         self.calls = 0
-        self.calling: set[str] = set()
+        self.calling: frozenset[str] = frozenset()
 
     def unwrap(self, command: Command, shell: Shell) -> Unwrapped:
         """What a simple command runs once its wrappers are peeled off."""
@@ -114,6 +133,8 @@ class Analyzer:
 
     def run(self, script: Script) -> Analysis:
         findings = self.scan(script, ShellState(), self.shell)
+        if len(findings) > 1:
+            _repeated(findings)
         parse_error = script.error
         if parse_error is not None:
             self.effect = UNKNOWN
@@ -144,12 +165,8 @@ class Analyzer:
 
     def _check(self, finding: _Finding) -> Check:
         identified = finding.identified
-        statement = _statement(identified.statement)
-        digest = hashlib.sha256(
-            f"{identified.kind}\0{finding.directory or ''}\0{statement}".encode("utf-8", "surrogatepass")
-        ).hexdigest()[:16]
-        validation = Validation(identified.kind, identified.family, statement, finding.directory, digest,
-                                finding.span)
+        validation = Validation(identified.kind, identified.family, finding.statement(), finding.directory,
+                                finding.key(), finding.span)
         # Source order reads best: the caret lines then walk along the command.
         reasons = sorted(finding.reasons, key=_source_order) if len(finding.reasons) > 1 else list(finding.reasons)
         eligible = finding.source == "check"
@@ -180,19 +197,23 @@ class Analyzer:
         for index, statement in enumerate(statements):
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before = Before(env.risk, env.pipefail, env.maybe_pipefail, env.errexit and not env.errexit_ignored,
-                            env.fail_first)
+            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail,
+                                   env.errexit and not env.errexit_ignored, env.fail_first))
             end = ends[index]
             commands = statement.pipeline.commands
-            alone = len(commands) == 1 and statements[end].op != "&"
-            waited = shell == "bash" and _waited(statements, index, end, env)
-            where = Where(alone, waited and statements[end].op != "&",
-                          statement.op in ("&&", "||") or statement.pipeline.negation is not None)
+            background = statements[end].op == "&"
+            alone = len(commands) == 1 and not background
+            first = commands[0].words
+            waited = (background or (first and first[0].text == "coproc")) and shell == "bash" \
+                and _waited(statements, index, end, env)
+            ignored = statement.op == "&&" or statement.op == "||" or statement.pipeline.negation is not None
+            where = (HERE if alone else ELSEWHERE) if not waited and not ignored else \
+                Where(alone, bool(waited) and not background, ignored)
             for position, command in enumerate(commands):
-                inner = self.command(command, env if alone else env.copy(), shell, where)
+                inner = self.command(command, env, shell, where)
                 if inner:
                     verdict = place(self, statements, ends, index, position, before=before, shell=shell, env=env,
-                                    waited=waited)
+                                    waited=bool(waited))
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed)
                     findings.extend(inner)
@@ -210,13 +231,13 @@ class Analyzer:
             findings = self.simple(command, env, shell, where)
         elif body is None:
             findings = []
-        elif kind == "subshell":
+        elif kind == "subshell":  # its own shell: only a signal to this one (`kill $$`) reaches out
             inner = env.copy()
             inner.errexit_ignored = inner.errexit_ignored or where.ignored
-            findings = self.scan(body, inner, shell)
+            findings = self.scan(body, inner, shell, shared=self._signals(command.span))
             env.absorb(inner)
-        elif kind == "group":
-            findings = self.scan_here(body, env, shell, ignored=where.ignored)
+        elif kind == "group":  # in this shell when alone; in a pipeline or the background, a subshell's
+            findings = self.scan_here(body, env if where.here else env.copy(), shell, ignored=where.ignored)
         elif kind == "function":
             findings = self.compound(command, env, shell, merge=False)
         else:
@@ -226,6 +247,10 @@ class Analyzer:
         for opaque in command.opaque:
             findings.extend(self.opaque(opaque, env, shell))
         return findings
+
+    def _signals(self, span: Span) -> bool:
+        """Whether code in ``span`` may signal the shell (``kill``): then its last statement counts too."""
+        return "kill" in self.text[span.start : span.end]
 
     def scan_here(self, body: Script, env: ShellState, shell: Shell, *, ignored: bool) -> list[_Finding]:
         """Scan code that runs in ``env``'s own shell (a group, a function's body, `eval`)."""
@@ -250,6 +275,8 @@ class Analyzer:
         where = _COMPOUND_NAMES.get(command.kind, f"`{command.kind}`")
         for finding in findings:
             finding.degrade("masked", [reason("inside-compound", _head_span(command, self.text), where=where)])
+            if command.kind == "function":
+                finding.runs = False  # defining a function runs nothing; its calls are analysed
         return findings
 
     def path(self, command: Command, path: Path, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
@@ -257,7 +284,8 @@ class Analyzer:
         assert command.body is not None
         on_path = set(path.statements)
         rest = Script(tuple(s for s in command.body.statements if s not in on_path), None, None)
-        findings = self.scan_here(Script(path.statements, None, None), env, shell, ignored=where.ignored)
+        findings = self.scan_here(Script(path.statements, None, None), env if where.here else env.copy(), shell,
+                                  ignored=where.ignored)
         keep = [reason("single-path", _head_span(command, self.text), where=path.where)]
         if path.otherwise is not None:
             keep.append(reason("may-not-run", path.otherwise, "else", piece=excerpt(self.text, path.otherwise)))
@@ -273,7 +301,7 @@ class Analyzer:
             self.effect = combine(self.effect, UNKNOWN)
             return []
         inner = env.copy()
-        findings = self.scan(opaque.body, inner, shell)
+        findings = self.scan(opaque.body, inner, shell, shared=self._signals(opaque.span))
         env.absorb(inner)
         where = _OPAQUE_NAMES.get(opaque.kind, opaque.kind)
         for finding in findings:
@@ -324,7 +352,10 @@ class Analyzer:
         source: ExitSource = "check"
         for word in command.assignments:
             reasons.append(reason("env-prefix", word.span, piece=excerpt(text, word.span)))
-            if _INHERITED.match(word.text):
+        passed = [*command.assignments, *(w for w in command.words if w.span.start < unwrapped.argv[0].span.start)] \
+            if unwrapped.wrappers else command.assignments
+        for word in passed:  # `BASH_ENV=./x.sh ./run_tests.sh`, `env SHELLOPTS=noexec ./ci.sh`
+            if _INHERITED.match(word.value or word.text):
                 source = "masked"
                 reasons.append(reason("early-exit", word.span, "environment", piece=excerpt(text, word.span)))
         for word in unwrapped.wrappers:
@@ -337,10 +368,9 @@ class Analyzer:
             if not (coproc and where.waited):
                 source = "masked"
                 reasons.append(reason("background", background, "coproc" if coproc else "wrapper"))
-        for word in (*unwrapped.wrappers, unwrapped.argv[0]):
-            if word.value is not None and env.redefines(word.value):
-                source = "masked"
-                reasons.append(reason("shadowed", word.span, piece=program_name(word.value)))
+        for word in _redefined(unwrapped, env):
+            source = "masked"
+            reasons.append(reason("shadowed", word.span, piece=program_name(word.value or "")))
         return source, reasons
 
     def call(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
@@ -350,7 +380,9 @@ class Analyzer:
         # is not what runs.
         findings = self.program(command, env.copy(), shell, where)
         for finding in findings:
-            finding.degrade("masked", [reason("shadowed", command.words[0].span, piece=name)])
+            if not any(item.code == "shadowed" for item in finding.reasons):
+                finding.degrade("masked", [reason("shadowed", command.words[0].span, piece=name)])
+            finding.runs = False
         self.calls += 1
         if name in self.calling or self.calls > _CALLS:
             env.flag(reason("early-exit", command.span, "calls", piece=excerpt(self.text, command.span)))
@@ -360,11 +392,12 @@ class Analyzer:
         inner = env if where.here else env.copy()
         outer = inner.positional
         inner.positional = tuple(command.words[1:])
-        self.calling.add(name)
+        calling = self.calling
+        self.calling = calling | {name}
         try:
             found = self.scan_here(definition.body, inner, shell, ignored=where.ignored)
         finally:
-            self.calling.discard(name)
+            self.calling = calling
             inner.positional = outer
         for finding in found:
             finding.degrade("check", [reason("function-call", command.words[0].span, piece=name)])
@@ -494,6 +527,42 @@ def _directory(env: ShellState, unwrapped: Unwrapped, identified: Identified) ->
     """Where the check runs: the shell's directory, then the wrappers' and the check's own options."""
     moves = unwrapped.directories + identified.directories
     return directory(env.dirs + tuple(word_text(word) for word in moves))
+
+
+def _redefined(unwrapped: Unwrapped, env: ShellState) -> list[Word]:
+    """The words of a check's command that may not run what they name: the shell looks up the first
+    one (and the one after the `time` keyword) among functions, aliases, `hash -p` and `enable`;
+    after `command`, `builtin` or `exec` only `hash -p` and `enable` count; a program in front
+    (`timeout`, `env` …) runs the next one itself, past all of them."""
+    found: list[Word] = []
+    if not (env.functions or env.shadowed or env.aliases):
+        return found  # nothing is redefined (the common case)
+    lookup = "shell"
+    for word in (*unwrapped.wrappers, *unwrapped.argv[:1]):
+        name = word.value
+        if name is None or lookup == "none":
+            break
+        if (lookup == "shell" and env.redefines(name)) or (lookup == "path" and name in env.shadowed):
+            found.append(word)
+        if name in ("command", "builtin", "exec"):
+            lookup = "path"
+        elif name != "time":
+            lookup = "none"
+    return found
+
+
+def _repeated(findings: list[_Finding]) -> None:
+    """A check that runs again after an earlier run of itself (`pytest; pytest`, `f; f`): a pass
+    there hides the earlier run's failure, as a retry does."""
+    seen: dict[str, _Finding] = {}
+    for finding in findings:
+        if not finding.runs:
+            continue
+        key = finding.key()
+        earlier = seen.get(key)
+        if earlier is not None:
+            finding.degrade("masked", [reason("repeated", earlier.span, piece=earlier.statement())])
+        seen.setdefault(key, finding)
 
 
 def _waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellState) -> bool:

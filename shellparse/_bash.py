@@ -355,7 +355,7 @@ class _Converter:
         elif kind == "for_statement":
             children = node.children
             for index, child in enumerate(children):
-                if child.type == "in" or node.field_name_for_child(index) == "value":
+                if child.type == "in" or node.field_name_for_child(index) in ("variable", "value"):
                     words.append(self.plain(child))
         elif kind == "case_statement":
             children = node.children

@@ -29,8 +29,19 @@ _EXITS = frozenset({"exit", "return", "logout", "throw"})
 _SAME_SHELL = frozenset({"command", "builtin"})
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _INHERITED = re.compile(r"(?:^|[\s'\"])(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)(?:[=+\[%\s'\"]|$)")
+_INHERITED_NAMES = ("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "BASH_FUNC_")
+_INHERITED_STARTS = frozenset("BES'\"")
+_SETTING = frozenset({"export", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile", "readarray",
+                      "getopts", "let", "unset"})
+"""Builtins that set (or unset) the variables their arguments name."""
 _SHADOWING_ARRAYS = re.compile(r"^(BASH_ALIASES|BASH_CMDS)(?:\[([^]]*)\])?\+?=")
 _JOB = re.compile(r"^%\d*$|^%[%+-]$")
+_ACTING = frozenset({"alias", "hash", "enable", "trap", "kill", "mapfile", "readarray", "source", ".", "suspend",
+                     "eval", "exec", *_EXITS})
+"""Commands :func:`_anywhere` has something to say about (the others neither redefine nor end anything)."""
+_CHANGING = frozenset({"cd", "pushd", "popd", "set", "shopt", "unset", "export", "declare", "typeset", "local",
+                       "readonly"})
+"""Builtins :func:`_in_this_shell` has something to say about."""
 
 
 def update(state: ShellState, statements: tuple[Statement, ...], index: int, end: int, *, shell: str,
@@ -41,36 +52,38 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
     before = statements[index - 1].op if index > 0 else None
     after = statement.op
     conditional = before in ("&&", "||")
-    if conditional:
-        if state.list_base is None:
-            state.list_base = state.copy()
-        if state.run_base is None:
-            state.run_base = state.copy()
+    if conditional and state.list_base is None:
+        state.list_base = state.copy()
     commands = statement.pipeline.commands
     alone = len(commands) == 1 and statements[end].op != "&"
     if state.zeroed:  # `rc=0` holds until a line may change `rc`
         state.zeroed = frozenset(name for name in state.zeroed
-                                 if all(keeps_saved(c, frozenset({name}), state) for c in commands))
+                                 if all(keeps_saved(c, frozenset({name}), state, text) for c in commands))
     if shell == "bash" and state.maybe_errexit and not state.errexit_ignored and state.fail_first is None \
             and not (len(commands) == 1 and (always_succeeds(commands[0], state) or _cannot_fail(commands[0]))):
         span = statement.pipeline.span  # under `set -e`, a failure here ends the script with its status
         state.fail_first = reason("may-not-run", span, "errexit", piece=excerpt(text, span))
+    last = len(commands) - 1
     for position, command in enumerate(commands):
-        last = position == len(commands) - 1
-        if command.kind == "simple" and (command.words or command.assignments):
-            if alone or not (last and state.lastpipe and statements[end].op != "&"):
+        if command.kind == "simple":
+            if not (command.words or command.assignments):
+                continue
+            if alone or position < last or not state.lastpipe or statements[end].op == "&":
                 apply(state, command, shell=shell, text=text, here=alone, after_or=before == "||")
             else:
                 _maybe(state, command, shell=shell, text=text, after_or=before == "||")
         elif command.kind == "function" and command.words:
             define(state, command, text)
-    if conditional and after in ("&&", "||") and after != before and state.run_base is not None:
-        state.maybe(state.run_base)  # `a && b || c`: what `b` did may not have happened when `c` runs
-        state.run_base = None
-    if after not in ("&&", "||") and state.list_base is not None:
-        base = state.list_base
-        state.list_base = state.run_base = None
+    base = state.list_base
+    if base is None:
+        return
+    if after not in ("&&", "||"):
+        state.list_base = None
         state.maybe(base)  # after the list, its conditional part may or may not have run
+    elif after != before:
+        # `a && b || c`: when `c` runs, `b` may not have run. (What the list did so far is sure for
+        # a later statement only across one operator: `a && cd api && check`.)
+        state.maybe(base)
 
 
 def _cannot_fail(command: Command) -> bool:
@@ -108,7 +121,8 @@ def apply(state: ShellState, command: Command, *, shell: str, text: str, here: b
     if shell != "bash":
         _apply_pwsh(state, command, text=text, here=here, after_or=after_or)
         return
-    _assignments(state, command, text)
+    if command.assignments:
+        _assignments(state, command, text)
     words = command.words
     if not words:
         return
@@ -123,18 +137,26 @@ def apply(state: ShellState, command: Command, *, shell: str, text: str, here: b
     if state.redefines(head):
         state.flag(reason("shadowed", words[0].span, piece=head))
         return
-    while head in _SAME_SHELL and len(words) > 1:  # `command cd x`, `builtin set -e`: the builtin itself
-        if words[1].value is None or words[1].value.startswith("-"):
+    while len(words) > 1 and (head in _SAME_SHELL or (head == "time" and words[0].text == "time")):
+        # `command cd x`, `builtin set -e`, `time set +o pipefail`: the builtin itself, in this shell
+        rest = words[1:]
+        while head == "time" and rest and rest[0].value in ("-p", "--"):
+            rest = rest[1:]
+        if not rest or rest[0].value is None or rest[0].value.startswith("-"):
             break
-        words = words[1:]
+        words = rest
         head = words[0].value or ""
-    args = words[1:]
-    if here:
-        _in_this_shell(state, command, head, args, text)
-    _anywhere(state, command, head, args, text=text, after_or=after_or)
+    if head in _SETTING:
+        _named(state, command, words[1:], text)
+    if here and head in _CHANGING:
+        _in_this_shell(state, command, head, words[1:], text)
+    if head in _ACTING:
+        _anywhere(state, command, head, words[1:], text=text, after_or=after_or)
 
 
 def _assignments(state: ShellState, command: Command, text: str) -> None:
+    """``NAME=value`` words: the shell's alias and command tables, what child shells inherit, and
+    which variables now hold a literal 0."""
     for word in command.assignments:
         match = _SHADOWING_ARRAYS.match(word.text) if word.text.startswith("BASH_") else None
         if match is not None:
@@ -142,14 +164,19 @@ def _assignments(state: ShellState, command: Command, text: str) -> None:
         elif _INHERITED.search(word.text):
             state.flag(reason("early-exit", word.span, "environment", piece=excerpt(text, word.span)))
     if command.words:
-        segment = text[command.span.start : command.span.end]
-        if ("ENV" in segment or "OPTS" in segment or "BASH_FUNC_" in segment) \
-                and any(_INHERITED.search(word.text) for word in command.words[1:]):
-            state.flag(reason("early-exit", command.span, "environment", piece=excerpt(text, command.span)))
         return
     zero = zeroes(command)
     names = {word.text.partition("=")[0].partition("[")[0] for word in command.assignments}
     state.zeroed = (state.zeroed - names) | ({zero} if zero else set())
+
+
+def _named(state: ShellState, command: Command, args: tuple[Word, ...], text: str) -> None:
+    """``export BASH_ENV=…``, ``read SHELLOPTS``: a builtin that sets a variable child shells act on."""
+    for word in args:
+        if word.text[:1] in _INHERITED_STARTS and word.text.lstrip("'\"").startswith(_INHERITED_NAMES) \
+                and _INHERITED.search(word.text):
+            state.flag(reason("early-exit", command.span, "environment", piece=excerpt(text, command.span)))
+            return
 
 
 def _shadowing_array(state: ShellState, match: re.Match[str], text: str) -> None:
@@ -160,6 +187,8 @@ def _shadowing_array(state: ShellState, match: re.Match[str], text: str) -> None
         state.aliases = state.aliases | names
     else:
         state.shadow(names)
+    if names & state.trap_names or ("*" in names and state.trap_names):
+        state.flag(reason("exit-trap", None, "redefined", piece=text))
 
 
 def _in_this_shell(state: ShellState, command: Command, head: str, args: tuple[Word, ...], text: str) -> None:
@@ -176,13 +205,24 @@ def _in_this_shell(state: ShellState, command: Command, head: str, args: tuple[W
     elif head == "shopt":
         found = shopt_changes(args)
         _options(state, command, text, found[0] if found else None, set_options=bool(found and found[1]))
-    elif head == "unset" and args and args[0].value == "-f":
-        gone = {word.value for word in args[1:] if word.value}
-        state.functions = MappingProxyType({n: d for n, d in state.functions.items() if n not in gone})
+    elif head == "unset" and not (args and args[0].value == "-v"):
+        _unset(state, args)
     if head in _DECLARING and any((w.value or "").startswith("-") and "f" in (w.value or "") for w in args):
         exported = head == "export" or any("x" in (w.value or "") for w in args if (w.value or "").startswith("-"))
         if exported:
             state.exported = state.exported | {w.value for w in args if w.value and not w.value.startswith("-")}
+
+
+def _unset(state: ShellState, args: tuple[Word, ...]) -> None:
+    """``unset -f NAME`` removes a function; ``unset NAME`` removes a variable NAME, or the function
+    when there is no such variable: then the name may or may not still be one."""
+    surely = bool(args) and args[0].value == "-f"
+    names = {word.value for word in args if word.value and not word.value.startswith("-")}
+    gone = names & set(state.functions)
+    if gone:
+        state.functions = MappingProxyType({n: d for n, d in state.functions.items() if n not in gone})
+        if not surely:
+            state.shadow(gone)
 
 
 def _options(state: ShellState, command: Command, text: str, changes: list[tuple[str, bool]] | None, *,
@@ -226,7 +266,10 @@ def _anywhere(state: ShellState, command: Command, head: str, args: tuple[Word, 
     piece = excerpt(text, command.span)
     values = [word.value for word in args]
     if head == "alias":
-        state.aliases = state.aliases | {(w.value or "*").split("=", 1)[0] for w in args if not _option(w)}
+        names = {(w.value or "*").split("=", 1)[0] for w in args if not _option(w)}
+        state.aliases = state.aliases | names
+        if names & state.trap_names or ("*" in names and state.trap_names):
+            state.flag(reason("exit-trap", command.span, "redefined", piece=piece))
     elif head == "hash" and "-p" in values:
         state.shadow({w.value or "*" for w in args[2:]})
     elif head == "enable":
@@ -245,8 +288,6 @@ def _anywhere(state: ShellState, command: Command, head: str, args: tuple[Word, 
         state.flag(reason("early-exit", command.span, "exec", piece=piece))
     elif head in _EXITS:
         _exit(state, command, head, args, piece=piece, after_or=after_or)
-    elif head not in BASH_BUILTINS:
-        return
 
 
 def _signals_jobs(values: list[str | None]) -> bool:

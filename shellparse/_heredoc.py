@@ -44,18 +44,29 @@ def end_problem(data: bytes, *, strip_tabs: bool, start: int, body: int, end: tu
     ``end`` the span of the grammar's end line (its delimiter, without leading tabs).
     """
     wanted = delimiter(data, start)
-    position = body
-    while True:
-        newline = data.find(b"\n", position)
-        line_end = newline if newline >= 0 else len(data)
-        line = data[position:line_end]
-        if (line.lstrip(b"\t") if strip_tabs else line) == wanted:
-            if position <= end[0] and end[1] == line_end:
-                return None
-            break
-        if newline < 0 or line_end >= end[1]:
-            break  # bash has read past the grammar's end line without ending the here-document
-        position = newline + 1
+    found = _end_line(data, wanted, strip_tabs, body)
+    if found is not None and found[0] <= end[0] and found[1] == end[1]:
+        return None
     shown = wanted.decode("utf-8", "replace")
     return (f"the here-document ends only at a line that is exactly `{shown}`; bash reads past the line the "
             "grammar ends it at")
+
+
+def _end_line(data: bytes, wanted: bytes, strip_tabs: bool, body: int) -> tuple[int, int] | None:
+    """The first line from ``body`` on that is exactly ``wanted`` (after tabs, for ``<<-``): where
+    bash ends the here-document, as ``(line start, delimiter end)``."""
+    if not wanted:
+        newline = data.find(b"\n\n", body - 1) if body else -1
+        return (newline + 1, newline + 1) if newline >= 0 else None
+    position = body
+    while True:
+        found = data.find(wanted, position)
+        if found < 0:
+            return None
+        after = found + len(wanted)
+        line = data.rfind(b"\n", 0, found) + 1
+        lead = data[line:found]
+        if line >= body and (not lead or (strip_tabs and not lead.strip(b"\t"))) \
+                and (after == len(data) or data[after] == 0x0A):
+            return line, after
+        position = found + 1

@@ -80,8 +80,8 @@ class Command(NamedTuple):
     """What the command is (see the class docstring)."""
     words: tuple[Word, ...]
     """For ``simple`` commands the argv, command name first; for ``function`` the name. For
-    ``if``, its keywords (``if``, ``then``, ``elif``, ``else``, ``fi``); for ``for``, ``in`` and
-    the words after it (empty without ``in``); for ``case``, the subject, then for each arm its
+    ``if``, its keywords (``if``, ``then``, ``elif``, ``else``, ``fi``); for ``for``, the loop
+    variable, then ``in`` and the words after it (none without ``in``); for ``case``, the subject, then for each arm its
     patterns, its ``)`` and its terminator (``;;``, ``;&`` or ``;;&``), so that the statements of
     :attr:`body` can be told apart by position."""
     assignments: tuple[Word, ...]

@@ -54,7 +54,7 @@ def _between(command: Command, start: int, end: int) -> tuple[Statement, ...]:
 
 
 def _for(command: Command) -> Path | None:
-    words = command.words
+    words = command.words[1:]  # after the loop variable
     if len(words) != 2 or words[0].text != "in" or words[1].value is None or _GLOB & set(words[1].text):
         return None  # no `in` (the positional parameters), several words, or a word that may expand to many
     assert command.body is not None

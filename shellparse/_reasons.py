@@ -129,6 +129,9 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "startup": "`{piece}` starts an interactive shell, which reads `~/.bashrc` and expands aliases",
         "calls": "`{piece}` calls functions more deeply or more often than the analysis follows",
     }),
+    "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",
+                     "`{piece}` runs earlier in this command line too: a pass here hides a failure there, as a retry "
+                     "does"),
     "exit-trap": ReasonInfo("masks", "a trap whose action is not plainly harmless can change the final status", {
         "": "`{piece}`: a trap whose action is not plainly harmless can exit, redefine or skip commands",
         "extdebug": "`{piece}`: with `extdebug` on, a DEBUG trap that fails skips the command it runs before",

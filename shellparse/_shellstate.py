@@ -101,8 +101,6 @@ class ShellState:
     """The arguments of the function call being followed, for its ``"$@"``; ``None`` elsewhere."""
     list_base: ShellState | None = None
     """The state before the conditional part of the current ``&&``/``||`` list."""
-    run_base: ShellState | None = None
-    """The state before the current run of one operator in that list."""
 
     def __init__(self, pipefail: bool = False, dirs: tuple[str, ...] = (), posix_sh: bool = False):
         if pipefail:
@@ -116,15 +114,15 @@ class ShellState:
         """The state a subshell, a substitution or a branch starts from."""
         other = object.__new__(ShellState)
         other.__dict__.update(self.__dict__)
-        other.list_base = other.run_base = None
+        other.list_base = None
         return other
 
     def assign(self, other: ShellState) -> None:
-        """Become ``other`` (its list snapshots excepted)."""
-        bases = self.list_base, self.run_base
+        """Become ``other`` (its list snapshot excepted)."""
+        base = self.list_base
         self.__dict__.clear()
         self.__dict__.update(other.__dict__)
-        self.list_base, self.run_base = bases
+        self.list_base = base
 
     def redefines(self, name: str) -> bool:
         """Whether ``name`` may not run what its name says: a function, an alias that may expand,
@@ -151,10 +149,10 @@ class ShellState:
     def maybe(self, base: ShellState) -> None:
         """This state is what some code left, and ``base`` what there was before it: become what
         holds whether the code ran or not (``[ -d api ] && cd api``, an ``if`` branch, a loop)."""
-        if self.dirs != base.dirs:
+        if self.dirs is not base.dirs and self.dirs != base.dirs:
             known = base.dirs
             self.dirs = (*known, "<maybe " + "/".join(self.dirs[len(known) :]) + ">")
-        if self.dir_stack != base.dir_stack:
+        if self.dir_stack is not base.dir_stack and self.dir_stack != base.dir_stack:
             self.dir_stack = ()
         self.pipefail = self.pipefail and base.pipefail
         self.maybe_pipefail = self.maybe_pipefail or base.maybe_pipefail
@@ -165,12 +163,13 @@ class ShellState:
                        if self.functions.get(name) is not base.functions.get(name)}
             self.functions = MappingProxyType({n: d for n, d in base.functions.items() if n not in changed})
             self.shadow(changed)  # defined on one path only: a call may run either
-        self.zeroed = self.zeroed & base.zeroed
+        if self.zeroed is not base.zeroed:
+            self.zeroed = self.zeroed & base.zeroed
         if self.jobs != base.jobs:
             self.jobs = -1
-        for name in ("risk", "escape", "fail_first"):
-            if getattr(self, name) is None:
-                setattr(self, name, getattr(base, name))
+        self.risk = self.risk or base.risk
+        self.escape = self.escape or base.escape
+        self.fail_first = self.fail_first or base.fail_first
 
 
 def word_text(word: Word) -> str:

@@ -30,6 +30,7 @@ _QUIET_BUILTINS = frozenset({
     "echo", "printf", ":", "true", "false", "test", "[", "pwd", "cd", "pushd", "popd", "dirs", "type", "hash",
     "export", "readonly", "declare", "typeset", "local", "unset", "wait", "jobs", "set", "command", "shopt", "umask",
 })
+_SUCCEEDING = frozenset({"true", ":", "echo", "printf", "exit", "popd"})
 _NAMING_BUILTINS = frozenset({"export", "readonly", "declare", "typeset", "local", "unset", "hash", "command"})
 Exit = Literal["last", "pipestatus", "variable", "zero", "code"]
 
@@ -110,10 +111,8 @@ def always_succeeds(command: Command, state: ShellState) -> bool:
     ``popd`` after a ``pushd``: a command that succeeds whatever the run."""
     if command.kind != "simple" or command.opaque or command.assignments or not command.words:
         return False
-    if not quiet_redirects(command.redirects):
-        return False
     head = command.words[0].value
-    if head is None or state.redefines(head):
+    if head not in _SUCCEEDING or state.redefines(head) or not quiet_redirects(command.redirects):
         return False
     args = command.words[1:]
     if any(_FAILING_EXPANSION.search(word.text) for word in args):
@@ -131,25 +130,28 @@ def always_succeeds(command: Command, state: ShellState) -> bool:
     return head == "popd" and bool(state.dir_stack) and not args
 
 
-def keeps_saved(command: Command, saved: frozenset[str], state: ShellState) -> bool:
-    """Whether ``command``, run after the status was saved in ``saved``, cannot end the shell nor
-    change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the status)."""
+def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text: str) -> bool:
+    """Whether ``command`` (in ``text``), run after the status was saved in ``saved``, cannot end the
+    shell nor change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the
+    status)."""
+    if _touches(text[command.span.start : command.span.end], saved):
+        return False
     kind = command.kind
     if kind in ("if", "for", "case", "group", "subshell"):
+        if kind == "for" and command.words and command.words[0].text in saved:
+            return False  # `for rc in 0`: the loop variable is assigned
         return command.body is not None and all(
-            keeps_saved(inner, saved, state) for statement in command.body.statements
+            keeps_saved(inner, saved, state, text) for statement in command.body.statements
             for inner in statement.pipeline.commands)
     if kind != "simple" or not _quiet_opaque(command):
         return False
     for word in command.assignments:
-        if word.text.partition("=")[0].partition("[")[0] in saved:
+        if word.text.partition("=")[0].partition("[")[0].rstrip("+") in saved:
             return False
     if not command.words:
         return True
     head = command.words[0].value
     if head is None or state.redefines(head):
-        return False
-    if any(_touches(word.text, saved) for word in (*command.words, *command.assignments)):
         return False
     if head == "exit":
         form = exit_form(command)

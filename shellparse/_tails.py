@@ -65,11 +65,12 @@ def hand_on(text: str, statements: tuple[Statement, ...], start: int, *, state: 
         form = exit_form(command, names=leave) if command is not None and unconditional else None
         if form is not None and state.redefines(command.words[0].value or ""):  # type: ignore[union-attr]
             form = None
-        span = _span(statements, start, index)
         if form is not None and index == start and fresh and form.kind in ("last", "pipestatus"):
+            span = _span(statements, start, index)
             pipestatus = form.position if form.kind == "pipestatus" else None
             return Tail(reason("exit-propagation", span, piece=excerpt(text, span)), pipestatus)
         if form is not None and form.kind == "variable" and form.name in held:
+            span = _span(statements, start, index)
             kept = held[form.name]
             pipestatus = kept.position if kept.kind == "pipestatus" else None
             return Tail(reason("saved-status", span, piece=excerpt(text, span)), pipestatus)
@@ -77,17 +78,17 @@ def hand_on(text: str, statements: tuple[Statement, ...], start: int, *, state: 
         if found is not None:
             held[found[0]] = found[1]
             continue
-        if held and _keeps(statements[index], frozenset(held), state):
+        if held and _keeps(statements[index], frozenset(held), state, text):
             continue
         return Tail(_tail_reason(text, _span(statements, index), command))
     last = len(statements) - 1
     return Tail(_tail_reason(text, _span(statements, last), _alone(statements, last)))
 
 
-def _keeps(statement: Statement, saved: frozenset[str], state: ShellState) -> bool:
+def _keeps(statement: Statement, saved: frozenset[str], state: ShellState, text: str) -> bool:
     if statement.op == "&" or statement.pipeline.negation is not None:
         return False
-    return all(keeps_saved(command, saved, state) and (not state.maybe_errexit or always_succeeds(command, state))
+    return all(keeps_saved(command, saved, state, text) and (not state.maybe_errexit or always_succeeds(command, state))
                for command in statement.pipeline.commands)
 
 

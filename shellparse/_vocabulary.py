@@ -44,7 +44,7 @@ ReasonCode = Literal[
     "echo-tail", "empty", "env-prefix", "errexit", "exit-propagation", "exit-trap", "expression-tail",
     "extra-pipes", "failure-exit", "function-call", "inside-compound", "inside-substitution", "may-not-run",
     "mention-only", "negated", "nested", "or-chain", "parse-error", "pipe-into-check", "pipefail",
-    "pipefail-producer", "post-check-command", "redirect", "report-tail", "reporting-pipe", "saved-status",
+    "pipefail-producer", "post-check-command", "redirect", "report-tail", "repeated", "reporting-pipe", "saved-status",
     "shadowed", "sigpipe", "single-path", "standalone-redirect", "stdin-script", "strict-policy", "true-tail",
     "unreadable", "waited", "wrapper",
 ]

@@ -123,6 +123,7 @@ PWSH_PROGRAMS = frozenset({"pwsh", "powershell", "pwsh-preview"})
 """PowerShell executables that run a ``-Command`` string."""
 _new = tuple.__new__
 _STRING_RUNNERS = frozenset({"cmd", "eval", "iex", "invoke-expression"})
+_SAME_SHELL = frozenset({"builtin", "coproc", "time"})
 _MAY_WRAP = frozenset(_BY_NAME) | SHELL_PROGRAMS | PWSH_PROGRAMS | _STRING_RUNNERS | {"coverage", "coproc"}
 _PYTHON_OPTIONS_WITH_VALUE = ("-W", "-X", "--check-hash-based-pycs")
 
@@ -237,7 +238,7 @@ def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
                            directories=tuple(directories))
         if name in SHELL_PROGRAMS or name in PWSH_PROGRAMS or name == "cmd" or name == "eval":
             return _shell(argv, name, shell, tuple(wrappers), tuple(directories))
-        special = _same_shell(argv, name, first=not wrappers)
+        special = _same_shell(argv, name, first=not wrappers) if name in _SAME_SHELL else None
         if special is not None:
             return special._replace(wrappers=(*wrappers, *special.wrappers),
                                     directories=(*directories, *special.directories))

@@ -558,4 +558,4 @@ def _program_of(entry: dict[str, Any]) -> str:
     """The check program of an entry whose check is not run as a command (`bash -n -c 'npm test'`)."""
     words = re.findall(r"[\w.-]+", entry["command"])
     known = ("pytest", "npm", "cargo", "go", "make", "ruff", "tsc")
-    return next(word for word in words if word in known)
+    return str(next(word for word in words if word in known))
