@@ -68,7 +68,8 @@ FALSE_WITNESS: dict[str, tuple[str, ...]] = {
         "{p}() {{ builtin exit 0; }}; export -f {p}; bash -c {q}", "set -a; {p}() {{ builtin exit 0; }}; bash -c {q}",
         _FAKE_EXIT + "BASH_ENV=./env.sh bash -c {q}", _FAKE_EXIT + "export BASH_ENV=./env.sh; bash -c {q}",
         "env SHELLOPTS=noexec bash -c {q}", _FAKE_EXIT + "ENV=./env.sh sh -i -c {q}",
-        "printf 'exit 0\\n' > .bashrc; bash -i -c {q}",
+        "printf 'exit 0\\n' > .bashrc; bash -i -c {q}", "printf 'exit 0\\n' > .bash_profile; bash -lc {q}",
+        "HOME=. bash -l -c {q}",
         "env BASHOPTS=expand_aliases bash -c {qa}",
     ),
     # Statements that can end the script, or run code that cannot be read, before the check.
@@ -79,6 +80,8 @@ FALSE_WITNESS: dict[str, tuple[str, ...]] = {
         _FAKE_EXIT + "source ./env.sh; {c}", _FAKE_EXIT + ". ./env.sh; {c}", ". /dev/fd/0 <<< 'exit 0'; {c}",
         "source /proc/self/fd/0 <<< 'exit 0'; {c}", "X='exit 0'; eval \"$X\"; {c}", "eval $(echo exit 0); {c}",
         "kill $$; {c}", "kill -9 $$; {c}", "builtin {c}", "time -v {c}", "time -f %e {c}",
+        "IFS=12; {c}; rc=$?; exit $rc", "IFS=12; {c} | tee log.txt; exit ${{PIPESTATUS[0]}}",
+        "{c}; rc=$?; IFS=12; exit $rc",
     ),
     # pipefail switched off, or switched on where it does not reach this shell (two pass-through
     # consumers: without pipefail the last one's status is reported).
@@ -99,6 +102,7 @@ FALSE_WITNESS: dict[str, tuple[str, ...]] = {
     "retry": (
         "for i in 1 2 3; do {c} && break; done", "{c} || {c}", "for i in 1 2; do {c}; done",
         "for f in a b; do {c} || continue; done", "if ! {c}; then {c}; fi", "{c} || sleep 0 && {c}",
+        "{c}; {c}", "f() {{ {c}; }}; f; f",
     ),
 }
 """Shapes that can report 0 for a failed or never-run check (they must never witness)."""

@@ -45,6 +45,8 @@ _OPAQUE_NAMES: dict[OpaqueKind, str] = {
     "subexpression": "a subexpression", "script-block": "a script block",
 }
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
+_STARTUP_FILES = (".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zlogin", ".zshrc",
+                  "HOME=", "ZDOTDIR")
 _INHERITED = re.compile(r"(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)[+]?=")
 
 
@@ -312,9 +314,10 @@ class Analyzer:
         if not command.words:
             return []
         head = command.words[0].value
-        if shell == "bash" and head is not None and head in env.functions:
+        if shell == "bash" and head is not None and head in env.functions and not (
+                (env.expand_aliases and head in env.aliases) or head in env.shadowed or "*" in env.shadowed):
             return self.call(command, env, shell, where)
-        return self.program(command, env, shell, where)
+        return self.program(command, env, shell, where)  # an alias (or `hash -p`) may run before the function
 
     def program(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
         """A simple command that runs a program, a builtin or a wrapper (not a function)."""
@@ -459,7 +462,10 @@ class Analyzer:
             child.functions = MappingProxyType({n: d for n, d in env.functions.items() if n in env.exported})
             child.exported = env.exported
         via = nested.via
-        if options.interactive:
+        if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and any(
+                name in self.text for name in _STARTUP_FILES)):
+            # `-i` reads ~/.bashrc; a login shell its profile and zsh ~/.zshenv: refused outright for
+            # -i, and when this command line names (so may write) one of them or moves HOME
             child.risk = reason("early-exit", via.span, "startup", piece=str(via.value))
         elif options.onecmd:
             child.risk = reason("early-exit", via.span, "onecmd", piece=str(via.value))

@@ -158,6 +158,8 @@ def _assignments(state: ShellState, command: Command, text: str) -> None:
     """``NAME=value`` words: the shell's alias and command tables, what child shells inherit, and
     which variables now hold a literal 0."""
     for word in command.assignments:
+        if word.text.startswith("IFS"):
+            state.ifs_changed = True
         match = _SHADOWING_ARRAYS.match(word.text) if word.text.startswith("BASH_") else None
         if match is not None:
             _shadowing_array(state, match, word.text)
@@ -171,7 +173,10 @@ def _assignments(state: ShellState, command: Command, text: str) -> None:
 
 
 def _named(state: ShellState, command: Command, args: tuple[Word, ...], text: str) -> None:
-    """``export BASH_ENV=…``, ``read SHELLOPTS``: a builtin that sets a variable child shells act on."""
+    """``export BASH_ENV=…``, ``read SHELLOPTS``: a builtin that sets a variable child shells act on
+    (or ``IFS``, which can split an unquoted ``exit $rc`` away)."""
+    if any("IFS" in word.text for word in args):
+        state.ifs_changed = True
     for word in args:
         if word.text[:1] in _INHERITED_STARTS and word.text.lstrip("'\"").startswith(_INHERITED_NAMES) \
                 and _INHERITED.search(word.text):

@@ -264,7 +264,7 @@ def _failure_exit(analyzer: Analyzer, statement: Statement, shell: Shell, env: S
     command = commands[0]
     if shell == "pwsh":
         return _pwsh_exit(command)
-    form = exit_form(command)
+    form = exit_form(command, state=env)
     if form is not None:
         return form.kind == "last" and not env.redefines("exit")
     if command.kind != "group" or command.body is None or not command.body.statements:

@@ -126,7 +126,8 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "kill": "`{piece}` can signal this shell and end it",
         "environment": "`{piece}` changes what a shell runs when it starts (`BASH_ENV`, `ENV`, `SHELLOPTS`, "
                        "`BASHOPTS`, exported functions)",
-        "startup": "`{piece}` starts an interactive shell, which reads `~/.bashrc` and expands aliases",
+        "startup": "`{piece}` starts a shell that reads a startup file (`~/.bashrc`, a profile, `~/.zshenv`) this "
+                   "command line may have written, or expands aliases",
         "calls": "`{piece}` calls functions more deeply or more often than the analysis follows",
     }),
     "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",

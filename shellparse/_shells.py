@@ -32,6 +32,8 @@ class ShellOptions(NamedTuple):
     """``--debugger`` / ``-O extdebug``: a failing DEBUG trap skips the command it runs before."""
     onecmd: bool = False
     """``-t`` / ``-o onecmd``: the shell exits after one command."""
+    login: bool = False
+    """``-l`` / ``--login``: the shell reads the profile files (``~/.bash_profile``, ``~/.profile``)."""
 
 
 PLAIN = ShellOptions()
@@ -76,6 +78,7 @@ def invocation(argv: list[Word], index: int, *, bash: bool) -> Invocation:
         if value.startswith("--"):
             inert = inert or value in _INERT_LONG
             state["extdebug"] = state["extdebug"] or value == "--debugger"
+            state["login"] = state["login"] or value == "--login"
             index += 2 if value in _LONG_WITH_VALUE else 1
             continue
         if value[:1] not in ("-", "+") or len(value) == 1:
@@ -100,6 +103,8 @@ def invocation(argv: list[Word], index: int, *, bash: bool) -> Invocation:
                 noexec = on
             elif letter == "D":
                 inert = True
+            elif letter == "l":
+                state["login"] = on
             elif letter in _LETTERS:
                 state[_LETTERS[letter]] = on
     options = ShellOptions(**state)

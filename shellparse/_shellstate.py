@@ -95,6 +95,8 @@ class ShellState:
     """The shell is a POSIX ``sh`` that may not know ``set -o pipefail``."""
     jobs: int = 0
     """Background jobs started so far (-1: unknown), for ``wait %N``."""
+    ifs_changed: bool = False
+    """``IFS`` may have been changed: an unquoted ``exit $rc`` may then be split away."""
     zeroed: frozenset[str] = frozenset()
     """Variables surely set to a literal ``0`` (``rc=0; check || rc=$?``)."""
     positional: tuple[Word, ...] | None = None

@@ -30,6 +30,7 @@ _QUIET_BUILTINS = frozenset({
     "echo", "printf", ":", "true", "false", "test", "[", "pwd", "cd", "pushd", "popd", "dirs", "type", "hash",
     "export", "readonly", "declare", "typeset", "local", "unset", "wait", "jobs", "set", "command", "shopt", "umask",
 })
+_IFS = frozenset({"IFS"})
 _SUCCEEDING = frozenset({"true", ":", "echo", "printf", "exit", "popd"})
 _NAMING_BUILTINS = frozenset({"export", "readonly", "declare", "typeset", "local", "unset", "hash", "command"})
 Exit = Literal["last", "pipestatus", "variable", "zero", "code"]
@@ -45,9 +46,13 @@ class ExitForm(NamedTuple):
     """For ``pipestatus``: ``N``, the position in the pipeline whose status it is."""
     name: str = ""
     """For ``variable``: the variable's name."""
+    split: bool = False
+    """The argument is an unquoted expansion: a changed ``IFS`` can split it away (``IFS=1; exit
+    $rc`` runs a bare ``exit``)."""
 
 
-def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",)) -> ExitForm | None:
+def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",), state: ShellState | None = None
+              ) -> ExitForm | None:
     """What ``command`` leaves with, when it is ``exit`` (or one of ``names``) with at most one argument."""
     if command.kind != "simple" or not command.words or command.words[0].value not in names:
         return None
@@ -55,21 +60,25 @@ def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",)) -> ExitFo
         return None
     if len(command.words) == 1:
         return ExitForm("last")
-    return _argument_form(command.words[1])
+    form = _argument_form(command.words[1])
+    if form is not None and form.split and state is not None and state.ifs_changed:
+        return None
+    return form
 
 
 def _argument_form(word: Word) -> ExitForm | None:
     text = word.text
+    split = text[:1] == "$"
     if text in _LAST:
-        return ExitForm("last")
+        return ExitForm("last", split=split)
     if text.isdigit():
         return ExitForm("zero" if int(text) % 256 == 0 else "code")
     match = _PIPESTATUS.match(text)
     if match is not None:
-        return ExitForm("pipestatus", int(match.group(1) or 0))
+        return ExitForm("pipestatus", int(match.group(1) or 0), split=split)
     match = _VARIABLE.match(text)
     if match is not None:
-        return ExitForm("variable", name=match.group(1) or match.group(2))
+        return ExitForm("variable", name=match.group(1) or match.group(2), split=split)
     return None
 
 
@@ -125,7 +134,7 @@ def always_succeeds(command: Command, state: ShellState) -> bool:
         return len(args) >= 1 and args[0].value is not None and args[0].value != "-v" \
             and _PRINTF_FORMAT.fullmatch(args[0].value) is not None
     if head == "exit":
-        form = exit_form(command)
+        form = exit_form(command, state=state)
         return form is not None and form.kind in ("last", "zero")
     return head == "popd" and bool(state.dir_stack) and not args
 
@@ -134,6 +143,7 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     """Whether ``command`` (in ``text``), run after the status was saved in ``saved``, cannot end the
     shell nor change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the
     status)."""
+    saved = saved | _IFS  # a changed IFS can split an unquoted `$rc` away
     if _touches(text[command.span.start : command.span.end], saved):
         return False
     kind = command.kind
@@ -154,8 +164,8 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     if head is None or state.redefines(head):
         return False
     if head == "exit":
-        form = exit_form(command)
-        return form is not None and form.kind == "variable" and form.name in saved
+        form = exit_form(command, state=state)
+        return form is not None and form.kind == "variable" and form.name in saved - _IFS
     if head not in BASH_BUILTINS:
         return True  # a program runs in a child process: it can change no variable of this shell
     if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in command.words)):

@@ -62,7 +62,7 @@ def hand_on(text: str, statements: tuple[Statement, ...], start: int, *, state: 
     for index in range(start, len(statements)):
         command = _alone(statements, index)
         unconditional = index == start or statements[index - 1].op in (";", "\n")
-        form = exit_form(command, names=leave) if command is not None and unconditional else None
+        form = exit_form(command, names=leave, state=state) if command is not None and unconditional else None
         if form is not None and state.redefines(command.words[0].value or ""):  # type: ignore[union-attr]
             form = None
         if form is not None and index == start and fresh and form.kind in ("last", "pipestatus"):
