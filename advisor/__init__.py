@@ -1,12 +1,32 @@
 """The advisor: a reviewer-model consultation pipeline built on ``shellparse`` and
-``obligations`` (not built yet), the host layer, and the ``witness`` command line.
+``obligations``, the host layer, and the ``witness`` command line.
 
+- :class:`AdvisorHost` — the advisor inside a multi-agent host (:mod:`advisor.orchestration`);
+- :mod:`advisor.consult` and :mod:`advisor.models` — the consultation loop and the model clients;
+- :mod:`advisor.openai_agents` — the OpenAI Agents SDK driving an ``AdvisorHost`` (the ``agents`` extra);
 - :mod:`advisor.cli` — the ``witness`` command (``main``) and its click group (``cli``);
 - :mod:`advisor.hosts` — Claude Code's and Codex's hook wire formats and the Stop-hook logic;
 - :mod:`advisor.errors` — the exceptions the advisor raises on purpose.
 
 Importing this package stays cheap: the ``witness`` command starts a process per hook call,
-so nothing is imported here; each room loads what it needs when it is used.
+so nothing is imported here; each name below is loaded from its room when first used.
 """
 
-__all__: list[str] = []
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: `typing` is not loaded on the hook path
+if TYPE_CHECKING:
+    from typing import Any
+
+    from advisor.orchestration import AdvisorHost, AdvisorReport, HostSettings, Steer, StopDecision
+del TYPE_CHECKING
+
+__all__ = ["AdvisorHost", "AdvisorReport", "HostSettings", "Steer", "StopDecision"]
+
+
+def __getattr__(name: str) -> "Any":
+    if name in __all__:
+        import advisor.orchestration
+
+        value = getattr(advisor.orchestration, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

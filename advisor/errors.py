@@ -19,6 +19,18 @@
     ├── ConsultationNotFound(AdvisorError, LookupError)
     │                                               no consultation in the log has that id (or
     │                                               the prefix names several)
+    ├── OrchestrationError(AdvisorError, RuntimeError)
+    │   │                                           ``AdvisorHost`` refuses a lifecycle call
+    │   ├── UnknownAgent(OrchestrationError, KeyError)
+    │   │                                           the agent was never registered (or is disposed)
+    │   ├── RegistrationError(OrchestrationError, ValueError)
+    │   │                                           an agent registered with a role, parent or
+    │   │                                           identity the tree cannot hold
+    │   ├── StepRefused(OrchestrationError, PermissionError)
+    │   │                                           an advisor step without a live activation
+    │   │                                           (or with a foreign message in its batch)
+    │   └── ToolNotPermitted(OrchestrationError, PermissionError)
+    │                                               an advisor tool outside its ceiling
     └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out
 
 Each class also subclasses its natural standard-library base, so callers that only know the
@@ -37,6 +49,11 @@ __all__ = [
     "ModelError",
     "ModelRefused",
     "ModelUnavailable",
+    "OrchestrationError",
+    "RegistrationError",
+    "StepRefused",
+    "ToolNotPermitted",
+    "UnknownAgent",
     "VerdictError",
     "WorkspaceError",
 ]
@@ -78,6 +95,32 @@ class WorkspaceError(AdvisorError, ValueError):
 
 class ConsultationNotFound(AdvisorError, LookupError):
     """No consultation in the log has the id asked for, or the prefix given names several."""
+
+
+class OrchestrationError(AdvisorError, RuntimeError):
+    """``AdvisorHost`` refuses a lifecycle call."""
+
+
+class UnknownAgent(OrchestrationError, KeyError):
+    """The agent named was never registered with the host, or has been disposed."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else "unknown agent"
+
+
+class RegistrationError(OrchestrationError, ValueError):
+    """An agent registration the tree cannot hold: an unknown parent, a role its parent rules
+    out, or an id already taken by a live agent of another role."""
+
+
+class StepRefused(OrchestrationError, PermissionError):
+    """An advisor step was refused before reaching the model: no live activation, an expired,
+    spent or overlapping one, or a message in the step that is not the authorised delivery."""
+
+
+class ToolNotPermitted(OrchestrationError, PermissionError):
+    """An advisor tool call outside the advisor's ceiling (pinned ceiling ∩ the root's current
+    policy ∩ what the requester can see), or a tool never granted to advisors at all."""
 
 
 class GatewayError(AdvisorError, RuntimeError):

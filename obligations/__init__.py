@@ -35,6 +35,7 @@ from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage, Claim
 from ._events._base import BaseEvent
 from ._events._compaction import Compaction
+from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import DiscriminatedEvent, Event, event_from_dict, event_from_json
@@ -43,12 +44,14 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._notices import Notice
 from ._outcomes import ERROR_CODES, classify
+from ._redact import redact
 from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
 from ._tracker import Tracker
 from ._vocabulary import (
     AGENT_ROLES,
     CHANGES,
     DISPOSITION_KINDS,
+    HOST_MESSAGE_KINDS,
     ITEM_KINDS,
     ITEM_STATES,
     OUTCOMES,
@@ -58,6 +61,7 @@ from ._vocabulary import (
     Change,
     DispositionKind,
     ErrorCode,
+    HostMessageKind,
     ItemKind,
     ItemState,
     NoticeKind,
@@ -69,7 +73,9 @@ from ._vocabulary import (
 )
 from ._wording import NO_RECORD, block_reason, closes_by, release_message
 from .errors import (
+    InvalidConfig,
     MalformedEntry,
+    NotAnEvent,
     NotATranscript,
     ObligationsError,
     SnapshotError,
@@ -88,6 +94,7 @@ __all__ = [
     "DEFAULT_SHELL_TOOLS",
     "DISPOSITION_KINDS",
     "ERROR_CODES",
+    "HOST_MESSAGE_KINDS",
     "ITEM_KINDS",
     "ITEM_STATES",
     "NO_RECORD",
@@ -115,12 +122,16 @@ __all__ = [
     "ErrorCode",
     "EscalationConfig",
     "Event",
+    "HostMessage",
+    "HostMessageKind",
+    "InvalidConfig",
     "Item",
     "ItemKind",
     "ItemReport",
     "ItemState",
     "MalformedEntry",
     "NotATranscript",
+    "NotAnEvent",
     "Notice",
     "NoticeKind",
     "ObligationsError",
@@ -154,5 +165,6 @@ __all__ = [
     "event_from_json",
     "fingerprint",
     "normalize",
+    "redact",
     "release_message",
 ]

@@ -42,7 +42,7 @@ def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit
         path=str(path), format=transcript.format, session_id=report.session_id, events=events,
         tool_calls=report.tool_calls, lines=report.lines, skipped_lines=report.skipped_count,
         skipped_examples=tuple(SkippedLine(line=line, reason=reason) for line, reason in report.skipped[:_EXAMPLES]),
-        read_error=report.error,
+        read_error=report.error, unknown_results=tracker.lost_results,
         open=tuple(ItemReport.of(item) for item in items if item.state == "open"),
         earlier=tuple(ItemReport.of(item) for task in tracker.ended_tasks() for item in task.unresolved),
         resolved=tuple(ItemReport.of(item) for item in items if item.state == "resolved"),

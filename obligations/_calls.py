@@ -56,7 +56,7 @@ def interpret(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | No
         if command is None:
             return Call(tool, "shell", None, None, True, ())
         dialect: shellparse.Shell = shell or ("pwsh" if name in DEFAULT_PWSH_TOOLS else "bash")
-        analysis = shellparse.analyze(command, dialect, config.policy)
+        analysis = shellparse.analyze(command, dialect, config.policy, max_chars=config.max_command_chars)
         return Call(tool, "shell", command, analysis, analysis.effect != "read-only", ())
     if name in config.read_only_tools:
         return Call(tool, "read", None, None, False, ())

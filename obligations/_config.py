@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from shellparse import Policy
+from shellparse import POLICIES, Policy
+
+from .errors import InvalidConfig
 
 REMINDER_BUDGET = 3
 """Reminders per task, at most: the tracker's ``stop`` and the hosts' Stop hooks share it."""
@@ -67,23 +69,32 @@ class EscalationConfig:
     """Evidence rows kept per agent (a monotonic count is kept beside them)."""
 
 
+_TOOL_SETS = {"shell_tools": DEFAULT_SHELL_TOOLS, "read_only_tools": DEFAULT_READ_ONLY_TOOLS,
+              "edit_tools": DEFAULT_EDIT_TOOLS, "ignored_tools": DEFAULT_INTERNAL_TOOLS | DEFAULT_DELEGATION_TOOLS}
+
+
 @dataclass(frozen=True)
 class TrackerConfig:
-    """A tracker's settings. Tool names compare case-insensitively."""
+    """A tracker's settings, checked when it is made (``InvalidConfig`` names a bad one).
+
+    Tool names compare case-insensitively. The tool sets given are *added* to the defaults — a host
+    that names its own shell tool keeps ``Bash`` analysed — unless ``replace_default_tools`` says
+    they are the whole sets.
+    """
 
     policy: Policy = "seed"
     """`seed`: a reporting pipe witnesses; `strict`: it does not (see shellparse)."""
     reminder_budget: int = REMINDER_BUDGET
     """Reminders per task, at most (`stop` returns nothing once they are spent)."""
     shell_tools: frozenset[str] = DEFAULT_SHELL_TOOLS
-    """Tools whose `command`/`cmd` argument is a shell command line."""
+    """Tools whose `command`/`cmd` argument is a shell command line (added to the defaults)."""
     read_only_tools: frozenset[str] = DEFAULT_READ_ONLY_TOOLS
-    """Tools that never change the workspace."""
+    """Tools that never change the workspace (added to the defaults)."""
     edit_tools: frozenset[str] = DEFAULT_EDIT_TOOLS
-    """Tools that edit files (their path arguments are their targets)."""
+    """Tools that edit files; their path arguments are their targets (added to the defaults)."""
     ignored_tools: frozenset[str] = DEFAULT_INTERNAL_TOOLS | DEFAULT_DELEGATION_TOOLS
     """Tools that are neither evidence nor mutation: the advisor's own channel, and delegation
-    (the delegate's own calls are counted where they happen)."""
+    (the delegate's own calls are counted where they happen). Added to the defaults."""
     escalation: EscalationConfig | None = field(default_factory=EscalationConfig)
     """The escalation score's weights and gates; ``None`` keeps no score (for a reader of
     obligations only, such as an audit or a Stop hook: fingerprinting failures is most of the
@@ -94,3 +105,27 @@ class TrackerConfig:
     """Transitions kept per item (older ones are counted, not kept)."""
     ended_tasks: int = 50
     """Ended tasks whose unresolved items are kept for reports."""
+    max_command_chars: int = 65_536
+    """The longest command analysed; a longer one is fail-closed at once (never a witness, a
+    potential edit). Agents' real commands stay far below it (the longest in the real sessions
+    studied had 10 000 characters), and a replay must stay fast whatever a transcript holds."""
+    replace_default_tools: bool = False
+    """The tool sets given are the whole sets, not additions to the defaults."""
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise InvalidConfig(f"policy must be one of {', '.join(POLICIES)}, not {self.policy!r}")
+        for name, least in (("reminder_budget", 0), ("claim_evidence", 0), ("history", 0), ("ended_tasks", 0),
+                            ("max_command_chars", 1)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < least:
+                raise InvalidConfig(f"{name} must be a whole number ≥ {least}, not {value!r}")
+        for name, default in _TOOL_SETS.items():
+            given = getattr(self, name)
+            if isinstance(given, str) or not all(isinstance(tool, str) for tool in given):
+                raise InvalidConfig(f"{name} must be a set of tool names, not {given!r}")
+            names = frozenset(tool.lower() for tool in given)
+            object.__setattr__(self, name, names if self.replace_default_tools else default | names)
+        if self.escalation is not None and not isinstance(self.escalation, EscalationConfig):
+            raise InvalidConfig(f"escalation must be an EscalationConfig or None, not {self.escalation!r}")
+

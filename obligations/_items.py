@@ -63,6 +63,8 @@ class Resolution(BaseModel):
     """When that pass completed."""
     kind: ResolutionKind
     """``reverified``, or ``reverified-and-corrected`` for a claim corrected before its witness."""
+    command: str | None = None
+    """The witness's command line, as the agent ran it."""
 
 
 class Disposition(BaseModel):

@@ -54,6 +54,8 @@ class WitnessRef(BaseModel):
     """Its tool call."""
     at: str | None
     """Where its result was read from (``session.jsonl:14``), if known."""
+    command: str | None = None
+    """Its command line."""
 
 
 class Reopening(BaseModel):
@@ -122,7 +124,8 @@ class ItemReport(BaseModel):
             claim_id=item.claim_id if item.kind == "claim-contradicted" else None, cwd=item.cwd, state=item.state,
             summary=item.summary, failures=item.repeat_count, first_failed_at=first.origin if first else None,
             last_failed_at=failures[-1].origin if failures else None, last_attempt=item.last_attempt,
-            witness=WitnessRef(call_id=witness.call_id, at=witness.origin)
+            witness=WitnessRef(call_id=witness.call_id, at=witness.origin,
+                               command=item.resolution.command if item.resolution else None)
             if witness is not None and item.state == "resolved" else None,
             reopened=Reopening(call_id=reopened.call_id, at=reopened.origin, detail=reopened.detail)
             if reopened is not None else None,
@@ -167,6 +170,8 @@ class SessionAudit(BaseModel):
     read_error: str | None = None
     """Why reading stopped before the end of the file, if it did: the report covers only the
     lines read, and an obligation it shows open may have been closed further on."""
+    unknown_results: int = 0
+    """Results of calls whose dispatch the file never showed (each counted as a possible edit)."""
     open: tuple[ItemReport, ...] = ()
     """Obligations open when the session ended."""
     earlier: tuple[ItemReport, ...] = ()

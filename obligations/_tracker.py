@@ -12,7 +12,7 @@ and never close anything. Order comes from the tracker's own tick, never from cl
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, get_args
 
 import shellparse
 
@@ -23,6 +23,7 @@ from ._escalation import Decision, Escalation
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage
+from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import Event
@@ -36,6 +37,9 @@ from ._reports import EndedTask
 from ._state import Agent, Evidence, Pending, Place, Scope, TrackerState
 from ._summary import failure_summary
 from ._vocabulary import AgentRole, DispositionKind, Outcome, ReviewOutcome, check_kind
+from .errors import NotAnEvent
+
+_EVENT_TYPES = get_args(Event)
 
 
 class Tracker:
@@ -64,7 +68,12 @@ class Tracker:
     # -- events -----------------------------------------------------------------------------
 
     def handle(self, event: Event) -> int:
-        """Take one event; return the tick it was given (the event itself is not changed)."""
+        """Take one event; return the tick it was given (the event itself is not changed). Raises
+        ``NotAnEvent`` for anything that is not an event (a dict: read it with ``event_from_dict``)."""
+        if not isinstance(event, _EVENT_TYPES):
+            given: object = event  # typed as an Event, but callers are Python code and may hand anything
+            hint = " (read a dict with obligations.event_from_dict first)" if isinstance(given, dict) else ""
+            raise NotAnEvent(f"Tracker.handle takes an event, not a {type(given).__name__}{hint}")
         self._state.tick += 1
         if isinstance(event, ToolDispatched):
             self._dispatched(event)
@@ -73,6 +82,8 @@ class Tracker:
         elif isinstance(event, UserMessage):
             if not event.goal:
                 self._new_task(self._agent(event.agent_id))
+        elif isinstance(event, HostMessage):
+            pass  # a hook's feedback is the host's context, not the user's intent: the task goes on
         elif isinstance(event, AssistantMessage):
             agent = self._agent(event.agent_id)
             agent.escalation.turn += 1
@@ -276,7 +287,8 @@ class Tracker:
                 continue
             item.state = "resolved"
             item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick,
-                                         kind="reverified-and-corrected" if item.correction else "reverified")
+                                         kind="reverified-and-corrected" if item.correction else "reverified",
+                                         command=pending.call.command)
             item.revision += 1
             item.note(Transition(tick=tick, change="resolved", detail=f"witnessed by `{pending.call.command}`",
                                  call_id=pending.call_id, origin=event.origin), self.config.history)

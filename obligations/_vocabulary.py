@@ -61,6 +61,10 @@ ReviewOutcome = Literal["delivered", "stale"]
 TranscriptFormat = Literal["claude-code", "codex", "pi"]
 """The hosts whose session files the readers know."""
 
+HostMessageKind = Literal["hook-feedback"]
+"""What a host says in the conversation on its own behalf: ``hook-feedback`` is a hook's answer
+(a Stop hook's block reason) handed to the agent."""
+
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 EXCLUDED_OUTCOMES: tuple[ExcludedOutcome, ...] = get_args(ExcludedOutcome)
 ITEM_KINDS: tuple[ItemKind, ...] = get_args(ItemKind)
@@ -69,6 +73,7 @@ CHANGES: tuple[Change, ...] = get_args(Change)
 DISPOSITION_KINDS: tuple[DispositionKind, ...] = get_args(DispositionKind)
 AGENT_ROLES: tuple[AgentRole, ...] = get_args(AgentRole)
 TRANSCRIPT_FORMATS: tuple[TranscriptFormat, ...] = get_args(TranscriptFormat)
+HOST_MESSAGE_KINDS: tuple[HostMessageKind, ...] = get_args(HostMessageKind)
 
 
 def check_kind(kind: str) -> CheckKind:

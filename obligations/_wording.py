@@ -1,13 +1,17 @@
 """Everything an agent is told about its obligations, in one place: what would close an item, the
 notices and reminders the tracker gives, and what a host's Stop hook says when it blocks or lets
 the agent go. The tracker and the hooks use these and nothing else, so the words stay the same
-wherever an agent meets them. They are always reminders, never a permanent block.
+wherever an agent meets them. They are always reminders, never a permanent block. Every text
+returned passes :func:`shellparse.printable`: checks, outputs and paths come from transcripts, and
+hosts show these texts to people (Claude Code shows a Stop hook's ``systemMessage``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from shellparse import printable
 
 if TYPE_CHECKING:
     from ._items import Item
@@ -28,8 +32,8 @@ def closes_by(item: Item) -> str:
     run = (f"a later run of `{item.check}`{where} that exits 0, with nothing edited during or after it, "
            f"whose exit status is the check's own ({_MASKS} …)")
     if item.kind == "claim-contradicted" and item.correction is None:
-        return "a correction of the claim (`correct`), then " + run
-    return run
+        return printable("a correction of the claim (`correct`), then " + run)
+    return printable(run)
 
 
 def describe(item: Item) -> str:
@@ -41,13 +45,16 @@ def describe(item: Item) -> str:
         times = f", failed {item.repeat_count}x" if item.repeat_count > 1 else ""
         head = f"{item.id} [{item.check_kind} `{item.check}`{where}, {item.state}{times}]: {item.summary}"
     lines = [head]
-    if item.last_attempt is not None:
-        lines.append(f"  last re-run ({item.last_attempt.call_id}) did not count: {item.last_attempt.reason}")
+    attempt = item.last_attempt
+    if attempt is not None:
+        run = f"`{attempt.command}`" if attempt.command else f"call {attempt.call_id}"
+        at = f" ({attempt.origin})" if attempt.origin else ""
+        lines.append(f"  last re-run {run}{at} did not count: {attempt.reason}")
     if item.disposition is not None:
         status = "recorded" if item.disposed else "outrun by later evidence, not verified"
         lines.append(f"  disposition {item.disposition.kind} ({status}): {item.disposition.basis}")
     lines.append(f"  closes only through: {closes_by(item)}")
-    return "\n".join(lines)
+    return printable("\n".join(lines))
 
 
 def open_set(items: Sequence[Item]) -> str:
@@ -72,8 +79,8 @@ def reminder(items: Sequence[Item], final: bool) -> str:
 
 
 def _listing(items: Sequence[Item]) -> str:
-    return "\n".join(f"- `{item.check or item.claim_id}`: {item.summary}\n  closes only through: {closes_by(item)}"
-                     for item in items)
+    return printable("\n".join(f"- `{item.check or item.claim_id}`: {item.summary}\n  closes only through: "
+                               f"{closes_by(item)}" for item in items))
 
 
 def block_reason(items: Sequence[Item], reminder_number: int, budget: int) -> str:

@@ -6,6 +6,10 @@
     ├── NotATranscript(ObligationsError, ValueError)  a file the transcript readers cannot read as a
     │                                                 session (missing, empty, binary, another shape)
     ├── UnknownFormat(ObligationsError, ValueError)   a transcript format name no reader knows
+    ├── InvalidConfig(ObligationsError, ValueError)   a TrackerConfig setting that is not valid
+    │                                                 (raised when it is made, not at first use)
+    ├── NotAnEvent(ObligationsError, TypeError)       ``Tracker.handle`` given something that is not
+    │                                                 an event (a dict: read it with event_from_dict)
     ├── MalformedEntry(ObligationsError, ValueError)  one transcript entry of the wrong shape; the
     │                                                 readers skip and count its line, never stop
     └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot that cannot be restored
@@ -21,8 +25,10 @@ from __future__ import annotations
 import os
 
 __all__ = [
+    "InvalidConfig",
     "MalformedEntry",
     "NotATranscript",
+    "NotAnEvent",
     "ObligationsError",
     "SnapshotError",
     "SnapshotVersionError",
@@ -47,6 +53,14 @@ class NotATranscript(ObligationsError, ValueError):
 
 class UnknownFormat(ObligationsError, ValueError):
     """A transcript format was named that no reader knows."""
+
+
+class InvalidConfig(ObligationsError, ValueError):
+    """A ``TrackerConfig`` setting that is not valid: raised when the config is made."""
+
+
+class NotAnEvent(ObligationsError, TypeError):
+    """``Tracker.handle`` was given something that is not an event."""
 
 
 class MalformedEntry(ObligationsError, ValueError):

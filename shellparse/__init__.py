@@ -11,9 +11,10 @@ False
 The public API is this module's ``__all__``; everything else lives in private modules.
 """
 
-from ._api import analyze, clear_cache, parse
+from ._api import MAX_COMMAND_CHARS, analyze, clear_cache, parse
 from ._markers import failure_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
+from ._printable import printable
 from ._reasons import REASONS, ReasonInfo
 from ._results import Analysis, Check, Reason, Validation
 from ._vocabulary import (
@@ -46,6 +47,7 @@ __all__ = [
     "EFFECTS",
     "EXIT_SOURCES",
     "LEVELS",
+    "MAX_COMMAND_CHARS",
     "OPAQUE_KINDS",
     "OPERATORS",
     "POLICIES",
@@ -84,4 +86,5 @@ __all__ = [
     "clear_cache",
     "failure_evidence",
     "parse",
+    "printable",
 ]

@@ -14,6 +14,12 @@ from ._vocabulary import POLICIES, SHELLS, Policy, Shell
 from .errors import NotACommand, UnknownPolicy, UnknownShell
 
 CACHE_SIZE = 4096
+MAX_COMMAND_CHARS = 1_048_576
+"""The longest command :func:`analyze` reads by default (``max_chars``). A longer one is fail-closed
+at once (``unreadable``, never a witness, effect unknown): analysis time and memory grow with the
+command — about 2.5 s and 270 MB for a megabyte of ``npm test; echo x; …`` — so ten megabytes would
+take a Stop hook far past its time-out. Callers that judge many commands (the tracker, ``witness
+check``) set a lower bound."""
 _GC_PAUSE_ABOVE = 16_384
 
 
@@ -32,7 +38,8 @@ def parse(command: str, shell: str = "bash") -> Script:
     return _parse(command, dialect, data)
 
 
-def analyze(command: str, shell: str = "bash", policy: str = "seed", *, cache: bool = True) -> Analysis:
+def analyze(command: str, shell: str = "bash", policy: str = "seed", *, cache: bool = True,
+            max_chars: int = MAX_COMMAND_CHARS) -> Analysis:
     """Judge one command line: which check it runs and whether its exit status witnesses it.
 
     ``policy`` is ``"seed"`` (a reporting pipe such as ``| tail -5`` witnesses, as the
@@ -41,9 +48,12 @@ def analyze(command: str, shell: str = "bash", policy: str = "seed", *, cache: b
     Raises :class:`~shellparse.errors.UnknownShell`, :class:`~shellparse.errors.UnknownPolicy`
     or :class:`~shellparse.errors.NotACommand` for arguments it cannot take (``shell`` and
     ``policy`` are :data:`Shell` and :data:`Policy` words; any ``str`` is accepted and checked, as
-    hosts and command lines hand them over as text).
+    hosts and command lines hand them over as text). A command longer than ``max_chars`` characters
+    is not analysed: it is ``unreadable``, fail-closed, at once.
     """
     dialect, pipes = _checked(command, shell, policy)
+    if len(command) > max_chars:
+        return _unusable(command, dialect, pipes, _too_long(len(command), max_chars))
     if cache:
         return _cached(command, dialect, pipes)
     return _analyze(command, dialect, pipes)
@@ -62,10 +72,7 @@ def _cached(command: str, shell: Shell, policy: Policy) -> Analysis:
 def _analyze(command: str, shell: Shell, policy: Policy) -> Analysis:
     data = _encoded(command)
     if isinstance(data, _Unusable):
-        found = reason("unreadable", data.span, data.variant, **data.fields)
-        return Analysis(command=command, shell=shell, policy=policy, validation=None, exit_source=None,
-                        witness_eligible=False, reasons=(found,), effect="unknown", parse_error=data.message,
-                        checks=(), expected_negative=False)
+        return _unusable(command, shell, policy, data)
     # Large commands create hundreds of thousands of small tuples, none of them in a cycle: the
     # cyclic collector would only rescan them again and again (1 MB took 2.4x longer with it).
     pause = len(command) > _GC_PAUSE_ABOVE and gc.isenabled()
@@ -76,6 +83,17 @@ def _analyze(command: str, shell: Shell, policy: Policy) -> Analysis:
     finally:
         if pause:
             gc.enable()
+
+
+def _unusable(command: str, shell: Shell, policy: Policy, data: _Unusable) -> Analysis:
+    found = reason("unreadable", data.span, data.variant, **data.fields)
+    return Analysis(command=command, shell=shell, policy=policy, validation=None, exit_source=None,
+                    witness_eligible=False, reasons=(found,), effect="unknown", parse_error=data.message,
+                    checks=(), expected_negative=False)
+
+
+def _too_long(length: int, limit: int) -> _Unusable:
+    return _Unusable("too-long", Span(limit, length), length=f"{length:,}", limit=f"{limit:,}")
 
 
 def _parse(command: str, shell: Shell, data: bytes) -> Script:

@@ -159,6 +159,7 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
     "unreadable": ReasonInfo("masks", "the text cannot be a command line at all", {
         "nul": "the command contains a NUL byte, which no shell can receive",
         "surrogate": "the command is not valid Unicode (a lone surrogate at character {index})",
+        "too-long": "the command is {length} characters long; commands over {limit} characters are not analysed",
     }),
     "strict-policy": _one("masks", "policy `strict` refuses a reporting pipe outside PowerShell cmdlets",
                           "policy `strict` refuses a reporting pipe outside PowerShell cmdlets"),

@@ -33,7 +33,8 @@ def test_all_is_exactly_the_public_surface(name: str) -> None:
     assert public - submodules - {"annotations"} == exported
 
 
-@pytest.mark.parametrize("name", ["advisor.consult", "advisor.models"])
+@pytest.mark.parametrize("name", ["advisor.consult", "advisor.models", "advisor.orchestration",
+                                  "advisor.openai_agents"])
 def test_subpackages_export_exactly_their_public_surface(name: str) -> None:
     """The advisor's subpackages keep `__all__` honest too: every listed name exists, every public one is listed."""
     package = importlib.import_module(name)
@@ -209,6 +210,15 @@ def test_importing_advisor_stays_light() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     modules = set(json.loads(done.stdout))
     assert _loaded(modules, (*SDKS_AND_SERVERS, "click", "pydantic", "shellparse", "obligations")) == []
+
+
+def test_the_advisor_host_and_witness_packet_load_no_sdk(tmp_path: Path) -> None:
+    """`advisor.AdvisorHost` and `witness packet` load no SDK, server or HTTP client (the SDKs load with a model)."""
+    code = "import sys, json, advisor; advisor.AdvisorHost; print(json.dumps(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert _loaded(set(json.loads(done.stdout)), (*SDKS_AND_SERVERS, "agents")) == []
+    packet = modules_loaded(tmp_path, ["packet", "examples/session.jsonl", "--json"])
+    assert _loaded(packet, (*SDKS_AND_SERVERS, "agents")) == []
 
 
 def test_witness_check_imports_only_what_check_needs(tmp_path: Path) -> None:

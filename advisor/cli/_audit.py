@@ -2,45 +2,32 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
+import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from obligations import SessionAudit, TrackerConfig, audit
-from shellparse import Policy
+from shellparse import Policy, printable
 
 from . import _options
+from ._audit_paths import PATTERN, Found, Source, find
 from ._audit_report import document, render
 from ._exits import ExitCode
+from ._output import Output, json_text
 
 if TYPE_CHECKING:
     import click
 
 EPILOG = """\
-Exit status: 0 when no session has an unresolved obligation, 1 when one does, 2 for usage or
-input errors (a path that does not exist, a named file that is not a transcript).
+Exit status: 1 when a session audited has an unresolved obligation, 0 when every session audited
+is clean, 2 when nothing could be audited (no transcript found or readable) or for usage errors.
+A PATH that does not exist, or a named file that is not a transcript, is a warning on standard
+error: the other PATHs are still audited.
 """
-_SUFFIXES = (".jsonl", ".json", ".ndjson")
-
-
-def find_transcripts(paths: list[str]) -> tuple[list[Path], list[str]]:
-    """The files to audit — named files, and ``*.jsonl`` files below named directories (a
-    ``~/.claude/projects`` or ``~/.codex/sessions`` tree) — and the problems with the names."""
-    files: list[Path] = []
-    problems: list[str] = []
-    for name in paths:
-        path = Path(name).expanduser()
-        if path.is_dir():
-            files.extend(sorted(p for p in path.rglob("*") if p.suffix in _SUFFIXES and p.is_file()))
-        elif path.is_file():
-            files.append(path)
-        else:
-            problems.append(f"{name}: no such file or directory")
-    return list(dict.fromkeys(files)), problems
 
 
 def _audit_one(job: tuple[str, Policy]) -> SessionAudit:
@@ -48,14 +35,15 @@ def _audit_one(job: tuple[str, Policy]) -> SessionAudit:
     return audit(path, TrackerConfig(policy=policy))
 
 
-def audit_all(files: list[Path], policy: Policy, jobs: int, progress: bool) -> list[SessionAudit]:
+def audit_all(sources: list[Source], policy: Policy, jobs: int, progress: bool) -> list[SessionAudit]:
     """Audit every file, in order; ``jobs`` processes (results are the same as a serial run)."""
-    work = [(str(path), policy) for path in files]
+    work = [(str(source.path), policy) for source in sources]
     if jobs <= 1 or len(work) <= 1:
-        results = _with_progress(map(_audit_one, work), len(work), progress)
-        return list(results)
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(_with_progress(pool.map(_audit_one, work, chunksize=4), len(work), progress))
+        results = list(_with_progress(map(_audit_one, work), len(work), progress))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(_with_progress(pool.map(_audit_one, work, chunksize=4), len(work), progress))
+    return [result.model_copy(update={"path": source.name}) for source, result in zip(sources, results, strict=True)]
 
 
 def _with_progress(results: Iterator[SessionAudit], total: int, show: bool) -> Iterator[SessionAudit]:
@@ -70,25 +58,40 @@ def _with_progress(results: Iterator[SessionAudit], total: int, show: bool) -> I
 
 def run_audit(paths: list[str], policy: Policy, jobs: int | None, as_json: bool, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness audit``; return its exit status."""
-    files, problems = find_transcripts(paths)
-    for problem in problems:
-        err.write(f"witness audit: {problem}\n")
-    named = {str(Path(name).expanduser()) for name in paths if Path(name).expanduser().is_file()}
-    jobs = jobs or os.cpu_count() or 1
-    results = audit_all(files, policy, jobs, progress=err.isatty() and not as_json)
+    with tempfile.TemporaryDirectory(prefix="witness-audit-") as spool:
+        found = find(paths, Path(spool))
+        for warning in found.warnings:
+            err.write(printable(f"witness audit: {warning}\n"))
+        results = audit_all(found.sources, policy, jobs or os.cpu_count() or 1,
+                            progress=err.isatty() and not as_json)
+    named = {str(Path(name).expanduser()) for name in paths} | {"-"}
     audited = [r for r in results if r.error is None]
-    refused = [r for r in results if r.error is not None and r.path in named]
-    for result in refused:
-        err.write(f"witness audit: {result.error}\n")
+    for result in results:
+        if result.error is not None and result.path in named:
+            err.write(printable(f"witness audit: {result.error}\n"))
+    skipped = found.skipped + [(r.path, r.error) for r in results if r.error is not None and r.path not in named]
+    output = Output(out)
     if as_json:
-        out.write(json.dumps(document(results, policy), ensure_ascii=False) + "\n")
-    else:
-        out.write(render(audited, skipped=len(results) - len(audited) - len(refused), policy=policy))
-    if problems or refused or not files:
-        if not files and not problems:
-            err.write("witness audit: no transcript files found\n")
+        output.write(json_text(document(results, policy, skipped, found.warnings)) + "\n")
+    elif audited:
+        output.write(printable(render(audited, skipped=skipped, policy=policy)))
+    if not audited:
+        err.write(_nothing_audited(paths, found, results))
         return ExitCode.USAGE
     return ExitCode.FINDINGS if any(r.unresolved for r in audited) else ExitCode.OK
+
+
+def _nothing_audited(paths: list[str], found: Found, results: list[SessionAudit]) -> str:
+    """Why nothing was audited: this is never an all-clear."""
+    if results:
+        why = "no file read was a transcript"
+    elif found.skipped:
+        why = "every transcript file found was skipped"
+    elif found.warnings and len(found.warnings) == len(paths):
+        why = "no PATH could be read"
+    else:
+        why = f"no {PATTERN} file was found"
+    return printable(f"witness audit: nothing audited ({why}); this is not an all-clear\n")
 
 
 def command() -> click.Command:
@@ -104,10 +107,12 @@ def command() -> click.Command:
     def audit_command(paths: tuple[str, ...], policy: Policy, as_json: bool, jobs: int | None) -> int:
         """Replay agent transcripts and report checks that failed and were never genuinely re-run.
 
-        PATHS are Claude Code, Codex or Pi session files, or directories of them
+        PATHS are Claude Code, Codex or Pi session files, or directories searched for *.jsonl files
         (~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions); the format is read from the
-        content.
+        content. - reads standard input, and a named pipe such as <(zcat session.jsonl.gz) is read
+        as a stream.
         """
         return run_audit(list(paths), policy, jobs, as_json, sys.stdout, sys.stderr)
 
     return audit_command
+

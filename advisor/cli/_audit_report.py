@@ -8,29 +8,47 @@ from typing import Any
 from obligations import ItemReport, SessionAudit
 from shellparse import Policy
 
+from ._options import POLICY_MEANING
 
-def document(results: list[SessionAudit], policy: Policy) -> dict[str, Any]:
-    """The ``--json`` document: a summary, then every session (those that could not be read too)."""
+SKIPPED_SHOWN = 10
+"""Skipped files named in the human report (all are counted, and all are in ``--json``)."""
+LEGEND = ("open: failed, and not genuinely re-run by the end · earlier: failed in a task that ended (a new user "
+          "message) without a genuine re-run · resolved: closed by a genuine re-run · skipped: unreadable lines")
+"""What the summary table's columns count."""
+
+
+def document(results: list[SessionAudit], policy: Policy, skipped: list[tuple[str, str]],
+             warnings: list[str]) -> dict[str, Any]:
+    """The ``--json`` document: a summary, every session (those that could not be read too), and
+    what was left out."""
     audited = [r for r in results if r.error is None]
     return {
         "policy": policy,
         "summary": {
             "files": len(results), "sessions": len(audited), "not_transcripts": len(results) - len(audited),
-            "sessions_with_unresolved": sum(1 for r in audited if r.unresolved),
+            "skipped_files": len(skipped), "sessions_with_unresolved": sum(1 for r in audited if r.unresolved),
             "open": sum(len(r.open) for r in audited), "earlier": sum(len(r.earlier) for r in audited),
             "resolved": sum(len(r.resolved) for r in audited),
             "skipped_lines": sum(r.skipped_lines for r in audited),
         },
         "sessions": [r.to_dict() for r in results],
+        "skipped": [{"path": path, "reason": reason} for path, reason in skipped],
+        "warnings": list(warnings),
     }
 
 
-def render(results: list[SessionAudit], skipped: int, policy: Policy) -> str:
-    """The human report: each session's obligations, then a summary table."""
+def render(results: list[SessionAudit], skipped: list[tuple[str, str]], policy: Policy) -> str:
+    """The human report: each session's obligations, what was skipped, then a summary table."""
     lines: list[str] = []
     for result in results:
         lines.extend(_session(result))
-    lines.append(_summary(results, skipped, policy))
+    if skipped:
+        lines.append(f"skipped {len(skipped)} file(s) or folder(s):")
+        lines.extend(f"   {path}: {reason}" for path, reason in skipped[:SKIPPED_SHOWN])
+        if len(skipped) > SKIPPED_SHOWN:
+            lines.append(f"   … and {len(skipped) - SKIPPED_SHOWN} more (--json lists them all)")
+        lines.append("")
+    lines.append(_summary(results, len(skipped), policy))
     return "\n".join(lines) + "\n"
 
 
@@ -54,6 +72,9 @@ def _session(result: SessionAudit) -> list[str]:
     if result.skipped_lines:
         examples = "; ".join(f"line {skip.line}: {skip.reason}" for skip in result.skipped_examples[:3])
         lines.append(f"   skipped {result.skipped_lines} unreadable line(s) — {examples}")
+    if result.unknown_results:
+        lines.append(f"   {result.unknown_results} result(s) of calls never dispatched in this file (counted as "
+                     "possible edits)")
     lines.append("")
     return lines
 
@@ -75,7 +96,8 @@ def _row(label: str, row: ItemReport) -> list[str]:
         at = f" ({row.reopened.at})" if row.reopened.at else ""
         lines.append(f"      re-opened{at}: {row.reopened.detail}")
     if row.witness is not None:
-        lines.append(f"      witnessed by {row.witness.call_id} at {row.witness.at}")
+        run = f"`{row.witness.command}`" if row.witness.command else f"call {row.witness.call_id}"
+        lines.append(f"      witnessed by {run} at {row.witness.at}")
     if row.disposition:
         lines.append(f"      disposition {row.disposition.kind}: {row.disposition.basis}")
     if row.state == "open":
@@ -85,8 +107,8 @@ def _row(label: str, row: ItemReport) -> list[str]:
 
 def _summary(results: list[SessionAudit], skipped: int, policy: Policy) -> str:
     with_unresolved = [r for r in results if r.unresolved]
-    header = (f"{len(results)} session(s) audited under policy {policy}"
-              + (f", {skipped} file(s) skipped (not transcripts)" if skipped else "")
+    header = (f"{len(results)} session(s) audited under policy {policy} ({POLICY_MEANING[policy]})"
+              + (f", {skipped} file(s) or folder(s) skipped" if skipped else "")
               + f"; {len(with_unresolved)} with unresolved obligations")
     rows = [("session", "format", "calls", "open", "earlier", "resolved", "skipped")]
     for r in results:
@@ -95,4 +117,4 @@ def _summary(results: list[SessionAudit], skipped: int, policy: Policy) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     table = ["  ".join(cell.ljust(width) if i < 2 else cell.rjust(width) for i, (cell, width)
                        in enumerate(zip(row, widths, strict=True))) for row in rows]
-    return "\n".join([header, *table])
+    return "\n".join([header, *table, LEGEND])

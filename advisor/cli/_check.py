@@ -11,13 +11,14 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
-from shellparse import POLICIES, SHELLS, Policy, Shell, analyze
+from shellparse import POLICIES, SHELLS, Policy, Shell, analyze, printable
 
 from . import _options
 from ._exits import ExitCode
 from ._fast import CheckOptions
 from ._options import OutputFormat
-from ._verdict import render, safe, short, use_color
+from ._output import Output, json_text
+from ._verdict import render, short, use_color
 
 if TYPE_CHECKING:
     import click
@@ -25,8 +26,13 @@ if TYPE_CHECKING:
 EPILOG = """\
 Exit status: 0 when the command's exit status witnesses its check, 1 when it does not
 (masked, a reporting pipe under --policy strict, not a check, unreadable), 2 for usage or
-input errors.
+input errors (with --batch: a malformed line, or no command at all to check).
 """
+MAX_COMMAND_CHARS = 65_536
+"""The longest command analysed, as the tracker does (``TrackerConfig.max_command_chars``): a
+longer one is ``unreadable``, fail-closed, at once."""
+MAX_LINE_BYTES = 1024 * 1024
+"""The longest ``--batch`` line read; a longer one gets an error record and is not held in memory."""
 
 
 def run_check(options: CheckOptions, out: IO[str], err: IO[str]) -> int:
@@ -34,11 +40,9 @@ def run_check(options: CheckOptions, out: IO[str], err: IO[str]) -> int:
     if options.batch is not None:
         try:
             return check_batch(read_lines(options.batch), options.shell, options.policy, options.output or "json",
-                               options.explain, out)
-        except BrokenPipeError:
-            raise  # a reader of our output that went away, not a file we failed to read: see _exits
+                               options.explain, out, err)
         except OSError as error:
-            err.write(f"witness check: cannot read {options.batch}: {error.strerror or error}\n")
+            err.write(printable(f"witness check: cannot read {options.batch}: {error.strerror or error}\n"))
             return ExitCode.USAGE
     return check_command(" ".join(options.words), options.shell, options.policy, options.output or "text",
                          options.explain, out)
@@ -46,55 +50,63 @@ def run_check(options: CheckOptions, out: IO[str], err: IO[str]) -> int:
 
 def check_command(command: str, shell: Shell, policy: Policy, output: OutputFormat, explain: bool,
                   out: IO[str]) -> int:
-    """Analyse one command, print the verdict, return the exit status (0 eligible, 1 not)."""
-    analysis = analyze(command, shell, policy)
+    """Analyse one command, print the verdict, return the exit status (0 eligible, 1 not; the same
+    when nobody can read the verdict)."""
+    analysis = analyze(command, shell, policy, max_chars=MAX_COMMAND_CHARS)
     if output == "json":
-        import json
-
-        out.write(json.dumps(analysis.to_dict(), ensure_ascii=False) + "\n")
+        Output(out).write(json_text(analysis.to_dict()) + "\n")
     else:
-        out.write(render(analysis, explain=explain, color=use_color(out)))
+        Output(out).write(render(analysis, explain=explain, color=use_color(out)))
     return ExitCode.OK if analysis.witness_eligible else ExitCode.FINDINGS
 
 
-def check_batch(lines: Iterable[bytes], shell: Shell, policy: Policy, output: OutputFormat, explain: bool,
-                out: IO[str]) -> int:
+def check_batch(lines: Iterable[bytes | None], shell: Shell, policy: Policy, output: OutputFormat, explain: bool,
+                out: IO[str], err: IO[str]) -> int:
     """Analyse one command per line (or JSONL objects); one JSON result per line (or, with
-    ``output="text"``, one human verdict per command).
+    ``output="text"``, one human verdict per command). Lines are counted from 1; ``None`` is a line
+    too long to read.
 
-    Returns 2 if any line was malformed (it gets an error record and the run goes on), else 1
-    if any command is not witness-eligible, else 0.
+    Returns 2 if any line was malformed (it gets an error record and the run goes on) or no line
+    held a command (nothing checked is not an all-clear), else 1 if any command is not
+    witness-eligible, else 0. When the output goes away (``| head``), the batch stops there.
     """
-    import json
-
-    malformed = False
-    ineligible = False
+    malformed = ineligible = False
+    checked = 0
     color = use_color(out)
+    sink = Output(out)
     for number, raw in enumerate(lines, start=1):
         record = _batch_record(number, raw, shell, policy)
         if record is None:
             continue
+        checked += 1
         analysis = record.pop("analysis", None)
         if "error" in record:
             malformed = True
         elif not record["witness_eligible"]:
             ineligible = True
         if output == "json":
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            sink.write(json_text(record) + "\n")
         elif analysis is None:
-            out.write(f"line {number}: {record['error']}\n\n")
+            sink.write(printable(f"line {number}: {record['error']}\n\n"))
         else:
             prompt = "PS>" if analysis.shell == "pwsh" else "$"
-            out.write(f"{prompt} {safe(short(analysis.command, 200))}\n")
-            out.write(render(analysis, explain=explain, color=color) + "\n")
-    if malformed:
+            sink.write(f"{prompt} {printable(short(analysis.command, 200))}\n" +
+                       render(analysis, explain=explain, color=color) + "\n")
+        if sink.gone:
+            break
+    if not checked:
+        err.write("witness check: no command in the --batch input (only blank lines, or none); nothing was checked, "
+                  "which is not an all-clear\n")
+    if malformed or not checked:
         return ExitCode.USAGE
     return ExitCode.FINDINGS if ineligible else ExitCode.OK
 
 
-def _batch_record(number: int, raw: bytes, shell: Shell, policy: Policy) -> dict[str, Any] | None:
+def _batch_record(number: int, raw: bytes | None, shell: Shell, policy: Policy) -> dict[str, Any] | None:
     import json
 
+    if raw is None:
+        return {"line": number, "error": f"line longer than {MAX_LINE_BYTES:,} bytes; not read"}
     line = raw[:-1] if raw.endswith(b"\n") else raw
     line = line[:-1] if line.endswith(b"\r") else line
     if not line.strip():
@@ -102,7 +114,7 @@ def _batch_record(number: int, raw: bytes, shell: Shell, policy: Policy) -> dict
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
-        return {"line": number, "error": f"line is not valid UTF-8 (byte {error.start})"}
+        return {"line": number, "error": f"line is not valid UTF-8 (byte {error.start + 1})"}
     extra: dict[str, Any] = {}
     if text.lstrip().startswith("{"):
         try:
@@ -120,17 +132,28 @@ def _batch_record(number: int, raw: bytes, shell: Shell, policy: Policy) -> dict
             return {"line": number, "error": f'"policy" must be one of {", ".join(POLICIES)}'}
         if "id" in item:
             extra["id"] = item["id"]
-    analysis = analyze(text, shell, policy)
+    analysis = analyze(text, shell, policy, max_chars=MAX_COMMAND_CHARS)
     return {"line": number, **extra, **analysis.to_dict(), "analysis": analysis}
 
 
-def read_lines(path: str) -> Iterator[bytes]:
-    """Lines of a file, or of standard input for ``-``, as bytes (decoding is per line)."""
+def read_lines(path: str) -> Iterator[bytes | None]:
+    """Lines of a file, or of standard input for ``-``, as bytes (decoding is per line); ``None`` for a
+    line longer than ``MAX_LINE_BYTES``, which is read past in chunks, never held."""
     if path == "-":
-        yield from sys.stdin.buffer
+        yield from _bounded(sys.stdin.buffer)
         return
     with open(path, "rb") as handle:
-        yield from handle
+        yield from _bounded(handle)
+
+
+def _bounded(handle: IO[bytes]) -> Iterator[bytes | None]:
+    while raw := handle.readline(MAX_LINE_BYTES + 1):
+        if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
+            yield raw
+            continue
+        while (rest := handle.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
+            pass
+        yield None
 
 
 def command() -> click.Command:
@@ -157,8 +180,8 @@ def command() -> click.Command:
         \b
           witness check -- 'npm test 2>&1 | tail -20'
           witness check --shell pwsh -- 'npm test; "EXIT=$LASTEXITCODE"'
-          witness check --batch commands.txt > verdicts.jsonl
-          witness check --batch commands.txt --format text
+          witness check --batch examples/commands.txt > verdicts.jsonl
+          witness check --batch examples/commands.txt --format text
 
         The words of COMMAND are joined with spaces; quote it as one argument to keep its own
         quoting. Put it after -- so that its options are not read as witness's.

@@ -32,7 +32,14 @@ def _hook() -> click.Command:
     return command()
 
 
-SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "hook": _hook}
+def _packet() -> click.Command:
+    from ._packet import command
+
+    return command()
+
+
+SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "hook": _hook,
+                                                       "packet": _packet}
 """Every subcommand, and how to build it."""
 
 

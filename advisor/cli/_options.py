@@ -31,6 +31,11 @@ CHECK_CHOICES: dict[str, tuple[str, ...]] = {SHELL: SHELLS, POLICY: POLICIES, FO
 CHECK_FLAGS: tuple[str, ...] = (JSON, EXPLAIN)
 """``witness check`` options without a value."""
 
+POLICY_MEANING: dict[str, str] = {
+    "seed": "the specification's default: a re-run piped into a pass-through reader such as `| tail` counts",
+    "strict": "a re-run piped into `| tail`, `| tee` … does not count",
+}
+"""What each pipe policy means, in words, wherever a policy is named."""
 POLICY_HELP = "seed: a reporting pipe (| tail) witnesses; strict: it does not"
 """What ``--policy`` means, wherever it is offered."""
 

@@ -1,7 +1,8 @@
 """The human form of a ``witness check`` verdict: a headline, then the command with a caret line
 under the text each reason is about.
 
-Everything printed from a command passes :func:`safe`, so a command cannot drive the terminal.
+Everything printed from a command passes :func:`shellparse.printable`, so a command cannot drive the
+terminal.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import os
 import unicodedata
 from typing import IO
 
-from shellparse import Analysis, Reason, Span
+from shellparse import Analysis, Reason, Span, printable
 
 _WINDOW = 100  # characters of a long line shown around the text a reason points at
 
@@ -33,11 +34,11 @@ def render(analysis: Analysis, *, explain: bool = False, color: bool = False) ->
     if explain:
         validation = analysis.validation
         if validation is not None:
-            lines.append(f"  check: {validation.kind} · {validation.family} · {safe(validation.statement)}")
+            lines.append(f"  check: {validation.kind} · {validation.family} · {printable(validation.statement)}")
             lines.append(f"  directory: {validation.directory or '(where the command starts)'} · key {validation.key}")
         others = [check for check in analysis.checks if check.validation != validation]
         for check in others:
-            lines.append(f"  also runs: {safe(check.validation.statement)} ({check.validation.kind}) — "
+            lines.append(f"  also runs: {printable(check.validation.statement)} ({check.validation.kind}) — "
                          f"{check.exit_source}")
         lines.append(f"  effect: {analysis.effect}")
         lines.append(f"  shell: {analysis.shell} · policy: {analysis.policy}")
@@ -48,9 +49,9 @@ def _headline(analysis: Analysis, paint: _Painter) -> str:
     validation = analysis.validation
     if validation is None:
         if analysis.parse_error is not None:
-            return paint.bad("unreadable") + f": {safe(analysis.parse_error)}"
+            return paint.bad("unreadable") + f": {printable(analysis.parse_error)}"
         return paint.dim("not a check") + ": no test, lint, typecheck or build command runs here"
-    what = f"`{safe(short(validation.statement))}` ({validation.kind})"
+    what = f"`{printable(short(validation.statement))}` ({validation.kind})"
     if analysis.exit_source == "check" and analysis.witness_eligible:
         return paint.good("witness") + f": {what} — an exit status of 0 proves it passed"
     if analysis.exit_source == "reporting-pipe":
@@ -63,7 +64,7 @@ def _headline(analysis: Analysis, paint: _Painter) -> str:
 
 def _reason_lines(command: str, reason: Reason, paint: _Painter) -> tuple[str | None, str]:
     """The command line to show (``None`` without a span) and the caret line under it."""
-    label = f"{safe(reason.message)} [{reason.code}]"
+    label = f"{printable(reason.message)} [{reason.code}]"
     if reason.span is None or not command:
         return None, f"  - {label}"
     shown, caret_start, caret_width = _excerpt_line(command, reason.span)
@@ -88,27 +89,13 @@ def _excerpt_line(command: str, span: Span) -> tuple[str, int, int]:
         line = prefix + line[left:right] + ("…" if right < line_end - line_start else "")
         column = column - left + len(prefix)
         width = min(width, right - (start - line_start))
-    display = safe(line)
+    display = printable(line)
     column = sum(_cell_width(char) for char in display[:column])
     return display, column, max(1, width)
 
 
 def _cell_width(char: str) -> int:
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-
-
-def safe(text: str) -> str:
-    """Text safe to print on a terminal: control characters (escape sequences!) become ``?``,
-    tabs become spaces, lone surrogates a replacement character."""
-    out = []
-    for char in text:
-        if char == "\t":
-            out.append(" ")
-        elif unicodedata.category(char) in ("Cc", "Cs") and char != "\n":
-            out.append("?" if char < "\ud800" or char > "\udfff" else "\ufffd")
-        else:
-            out.append(char)
-    return "".join(out)
 
 
 def short(text: str, limit: int = 80) -> str:

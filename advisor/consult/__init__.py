@@ -15,7 +15,7 @@ from advisor.consult._consult import consult, same_model
 from advisor.consult._log import ConsultationLog, ConsultationSummary
 from advisor.consult._loop import ANSWER_NOW, EXHAUSTED
 from advisor.consult._prompt import AdvisorPrompt, PromptMessage, request_hash
-from advisor.consult._result import STOP_REASONS, Attempt, Consultation, Round, StopReason, Transcript
+from advisor.consult._result import STOP_REASONS, Attempt, Consultation, Lineage, Round, StopReason, Transcript
 from advisor.consult._settings import Budget, ConsultSettings, load_consult_settings
 from advisor.consult._system import ADVISOR_SYSTEM_PROMPT
 from advisor.consult._tool_expand import Expander
@@ -42,6 +42,7 @@ __all__ = [
     "ConsultationSummary",
     "Expander",
     "Investigation",
+    "Lineage",
     "PromptMessage",
     "Round",
     "Severity",

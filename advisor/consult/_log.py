@@ -8,27 +8,22 @@ that cannot be read (a crash mid-write, a hand edit) is skipped and counted, nev
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
 from advisor._home import witness_home
+from advisor._jsonl import append_line, read_lines
 from advisor._values import Frozen
 from advisor.consult._budget import Spend
-from advisor.consult._result import Consultation, StopReason
+from advisor.consult._result import Consultation, Lineage, StopReason
 from advisor.consult._verdict import Severity
 from advisor.errors import ConsultationNotFound
 from advisor.models import Usage
 
 LOG_NAME = "consultations.jsonl"
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows: O_APPEND writes only
-    fcntl = None  # type: ignore[assignment]
 
 
 class ConsultationSummary(Frozen):
@@ -56,6 +51,18 @@ class ConsultationSummary(Frozen):
     """Tokens billed in all."""
     cost_usd: float | None
     """Cost, when prices were configured."""
+    requester: str | None = None
+    """For a host's consultation: the agent that asked."""
+    trigger: str | None = None
+    """For a host's consultation: why it ran."""
+    consultation_id: str | None = None
+    """For a host's consultation: its continuable id."""
+    child_id: str | None = None
+    """For a host's consultation: the advisor child."""
+    turn: int | None = None
+    """For a host's consultation: the child's turn."""
+    outcome: str | None = None
+    """For a host's consultation: how it ended for the requester."""
 
 
 class ConsultationLog:
@@ -69,32 +76,15 @@ class ConsultationLog:
 
     def append(self, consultation: Consultation) -> None:
         """Add a consultation's record (one line, atomically with respect to other writers)."""
-        line = (json.dumps(consultation.record(), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
-        self.directory.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            if fcntl is not None:
-                fcntl.flock(descriptor, fcntl.LOCK_EX)
-            view = memoryview(line)
-            while view:
-                view = view[os.write(descriptor, view):]
-        finally:
-            os.close(descriptor)
+        append_line(self.path, consultation.record())
 
     def _records(self) -> Iterator[Consultation]:
         self.skipped_lines = []
-        try:
-            handle = self.path.open("rb")
-        except FileNotFoundError:
-            return
-        with handle:
-            for number, raw in enumerate(handle, start=1):
-                if not raw.strip():
-                    continue
-                try:
-                    yield Consultation.model_validate_json(raw)
-                except ValidationError:
-                    self.skipped_lines.append(number)
+        for number, raw in read_lines(self.path):
+            try:
+                yield Consultation.model_validate_json(raw)
+            except ValidationError:
+                self.skipped_lines.append(number)
 
     def consultations(self) -> list[Consultation]:
         """Every consultation recorded, oldest first, with its transcript."""
@@ -127,4 +117,11 @@ def _summary(c: Consultation) -> ConsultationSummary:
     return ConsultationSummary(id=c.id, started_at=c.started_at, session_id=c.session_id, advisor=c.advisor,
                                stop_reason=c.stop_reason, severity=c.severity, estimated_tokens=c.estimated_tokens,
                                requests=len(c.attempts), tool_calls=sum(1 for r in c.rounds if r.ran),
-                               usage=c.usage, cost_usd=c.cost_usd)
+                               usage=c.usage, cost_usd=c.cost_usd,
+                               **(_lineage(c.lineage) if c.lineage is not None else {}))
+
+
+def _lineage(lineage: Lineage) -> dict[str, Any]:
+    return {"requester": lineage.requester, "trigger": lineage.trigger,
+            "consultation_id": lineage.consultation_id, "child_id": lineage.child_id, "turn": lineage.turn,
+            "outcome": lineage.outcome}

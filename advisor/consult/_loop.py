@@ -127,9 +127,11 @@ class Exchange:
         """Run (or refuse) the answer's tool calls and add them and their results to the exchange."""
         self.messages.append(response.as_message())
         for call in response.tool_calls:
-            ran = self.calls_run < self.settings.max_rounds
+            channel = call.name in self.investigation.channels and call.name in self._declared
+            ran = channel or self.calls_run < self.settings.max_rounds
             if ran:
-                self.calls_run += 1
+                # A host's channel (the verdict tool) is not investigation: it never spends a round.
+                self.calls_run += 0 if channel else 1
                 outcome = await self._run(call)
             else:
                 self.exhausted = True

@@ -69,6 +69,29 @@ class Transcript(Frozen):
     """The routing key sent with every request."""
 
 
+class Lineage(Frozen):
+    """Where a consultation run by a host sits: who asked, why, and which advisor child ran it."""
+
+    requester: str
+    """The agent that asked (or whose work was reviewed)."""
+    root: str
+    """Its task root."""
+    trigger: str
+    """Why it ran: ``manual``, ``escalation``, ``continuous`` or ``completion``."""
+    consultation_id: str
+    """The host's consultation id; a manual call may continue it by passing it back."""
+    child_id: str
+    """The advisor child's agent id (one child per consultation, continued across turns)."""
+    turn: int
+    """The child's turn (1 for the first)."""
+    parent_log_id: str | None = None
+    """The log record of the consultation's previous turn, for a continuation."""
+    outcome: str
+    """How it ended for the requester (``delivered``, ``no_verdict``, ``stale`` …)."""
+    verdict: dict[str, Any] | None = None
+    """The published ``advisor_verdict``, when there is one (prose is never read as one)."""
+
+
 class Consultation(Frozen):
     """The result of one consultation (JSON-serialisable; the transcript is kept apart, in the log)."""
 
@@ -116,6 +139,8 @@ class Consultation(Frozen):
     """The first request's size in characters of JSON."""
     trimmed: bool = False
     """Whether the ledger was trimmed to fit its token budget."""
+    lineage: Lineage | None = None
+    """For a consultation a host ran: requester, trigger, child and outcome (``None`` otherwise)."""
     transcript: Transcript | None = Field(default=None, exclude=True)
     """The full exchange (kept out of the envelope's JSON; the log stores it beside)."""
 

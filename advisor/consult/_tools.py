@@ -117,6 +117,9 @@ class Investigation:
         ``expand``: card id → verbatim redacted text, from the ledger; ``redact``: applied to every
         result (the ledger's redactor, so tool results are as clean as the ledger)."""
         self.settings = settings or ConsultSettings()
+        self.channels: frozenset[str] = frozenset()
+        """Tools a host adds as its own channel (a verdict tool): declared by the host, run by
+        :meth:`run`, never counted against ``max_rounds``."""
         self.workspace = Workspace(workspace, self.settings.deny_patterns) if workspace is not None else None
         self._expand = expand
         self._redact = redact

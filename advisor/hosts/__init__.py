@@ -15,22 +15,24 @@ tracker load only when a Stop call needs them (a host starts a hook for every to
 
 from __future__ import annotations
 
-from ._hook import HOSTS, STOP_EVENTS, answer_hook
+from ._hook import HOSTS, MAX_INPUT_BYTES, STOP_EVENTS, answer_hook
 
 TYPE_CHECKING = False  # `typing` is not loaded on the hook path: a host starts the hook per tool call
 if TYPE_CHECKING:
     from typing import Any
 
     from ._answers import StopAnswer, StopBlock, StopRelease
-    from ._blocks import BlockCounter, state_dir
+    from ._blocks import BlockCounter, BlockKey, state_dir
     from ._payloads import HookInput, StopInput
     from ._stop import answer_stop
     from ._vocabulary import Host
 
 __all__ = [
     "HOSTS",
+    "MAX_INPUT_BYTES",
     "STOP_EVENTS",
     "BlockCounter",
+    "BlockKey",
     "HookInput",
     "Host",
     "StopAnswer",
@@ -49,7 +51,7 @@ def __getattr__(name: str) -> Any:
     module: Any
     if name in ("StopAnswer", "StopBlock", "StopRelease"):
         from . import _answers as module
-    elif name in ("BlockCounter", "state_dir"):
+    elif name in ("BlockCounter", "BlockKey", "state_dir"):
         from . import _blocks as module
     elif name in ("HookInput", "StopInput"):
         from . import _payloads as module

@@ -1,30 +1,83 @@
 """The Stop hook's settings, from the environment the host runs it in.
 
-``WITNESS_POLICY`` (``seed`` or ``strict``; anything else reads as ``seed``) and
-``WITNESS_STOP_BLOCKS`` (blocks per task, default the tracker's reminder budget; a value that is
-not a number reads as the default).
+=========================  ===========================================================  =======
+variable                   meaning                                                      default
+=========================  ===========================================================  =======
+``WITNESS_POLICY``         ``seed`` (a reporting pipe such as ``| tail`` counts as a     ``seed``
+                           re-run) or ``strict`` (it does not)
+``WITNESS_STOP_BLOCKS``    blocks per agent and task, a whole number ≥ 0                 ``3``
+``WITNESS_HOOK_DEADLINE``  seconds a hook call may take before it allows the stop        ``20``
+                           (a number > 0; the hosts' own hook time-out is 60 s unless
+                           configured)
+=========================  ===========================================================  =======
+
+A value that is set but not one of these is a configuration error, raised as ``ConfigError``
+naming the variable: the hook then checks nothing and says so to the user, rather than guessing
+what was meant (a mistyped ``strict`` must not quietly become ``seed``).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
+from typing import NamedTuple
 
+from advisor.errors import ConfigError
 from obligations import REMINDER_BUDGET
 from shellparse import POLICIES, Policy
 
+DEFAULT_DEADLINE = 20.0
+"""Seconds a hook call may take by default: well inside the hosts' 60 s hook time-out."""
 
-def policy() -> Policy:
-    """The pipe policy the replay judges re-runs by."""
-    value = os.environ.get("WITNESS_POLICY", "seed")
+
+class HookSettings(NamedTuple):
+    """What the environment asks of the hook."""
+
+    policy: Policy
+    """The pipe policy re-runs are judged by."""
+    blocks: int
+    """How many times an agent's stop may be blocked in one task."""
+    deadline: float
+    """Seconds the hook call may take."""
+
+
+def hook_settings(environ: Mapping[str, str] | None = None) -> HookSettings:
+    """The settings in ``environ`` (default: the process environment). Raises ``ConfigError``."""
+    env = os.environ if environ is None else environ
+    return HookSettings(policy(env), blocks_allowed(env), deadline(env))
+
+
+def policy(env: Mapping[str, str]) -> Policy:
+    """``WITNESS_POLICY``."""
+    value = env.get("WITNESS_POLICY", "").strip()
+    if not value:
+        return "seed"
     for known in POLICIES:
         if value == known:
             return known
-    return "seed"
+    raise ConfigError(f"WITNESS_POLICY={value!r} is not a policy: use seed (a reporting pipe such as `| tail` "
+                      "counts as a re-run) or strict (it does not)")
 
 
-def blocks_allowed() -> int:
-    """How many times a task's stop may be blocked."""
-    try:
-        return max(0, int(os.environ.get("WITNESS_STOP_BLOCKS", REMINDER_BUDGET)))
-    except ValueError:
+def blocks_allowed(env: Mapping[str, str]) -> int:
+    """``WITNESS_STOP_BLOCKS``."""
+    value = env.get("WITNESS_STOP_BLOCKS", "").strip()
+    if not value:
         return REMINDER_BUDGET
+    if not value.isdecimal() or not value.isascii():
+        raise ConfigError(f"WITNESS_STOP_BLOCKS={value!r} is not a whole number of blocks (0 or more)")
+    return int(value)
+
+
+def deadline(env: Mapping[str, str]) -> float:
+    """``WITNESS_HOOK_DEADLINE``."""
+    value = env.get("WITNESS_HOOK_DEADLINE", "").strip()
+    if not value:
+        return DEFAULT_DEADLINE
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < float("inf"):
+        raise ConfigError(f"WITNESS_HOOK_DEADLINE={value!r} is not a number of seconds greater than 0")
+    return seconds

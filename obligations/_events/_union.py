@@ -15,11 +15,13 @@ from ._agent_disposed import AgentDisposed
 from ._agent_spawned import AgentSpawned
 from ._assistant_message import AssistantMessage
 from ._compaction import Compaction
+from ._host_message import HostMessage
 from ._tool_completed import ToolCompleted
 from ._tool_dispatched import ToolDispatched
 from ._user_message import UserMessage
 
-Event = UserMessage | AssistantMessage | ToolDispatched | ToolCompleted | AgentSpawned | AgentDisposed | Compaction
+Event = (UserMessage | HostMessage | AssistantMessage | ToolDispatched | ToolCompleted | AgentSpawned | AgentDisposed
+         | Compaction)
 DiscriminatedEvent = Annotated[Event, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Event] = TypeAdapter(DiscriminatedEvent)
 

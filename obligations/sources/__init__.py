@@ -30,7 +30,7 @@ The public API is this module's ``__all__``.
 """
 
 from ..errors import NotATranscript
-from ._detect import FORMATS, detect_format
+from ._detect import FORMATS, detect_format, file_kind
 from ._report import TranscriptReport
 from ._transcript import Transcript, open_transcript
 
@@ -40,5 +40,6 @@ __all__ = [
     "Transcript",
     "TranscriptReport",
     "detect_format",
+    "file_kind",
     "open_transcript",
 ]

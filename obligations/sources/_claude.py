@@ -6,17 +6,23 @@ How host facts are mapped:
   ``message.id`` are one turn; synthetic ``<synthetic>`` messages are not turns), then a
   ``ToolDispatched`` per ``tool_use`` block, with the entry's ``cwd``.
 - ``user`` entries: ``tool_result`` blocks become ``ToolCompleted`` (``is_error`` as the host
-  set it); an entry holding tool results is never a ``UserMessage``. Nor are meta entries
-  (``isMeta``, hook feedback), slash commands and their echoed output (``<command-name>``,
-  ``<local-command-stdout>`` …), or interruption markers: when in doubt an entry does not start
-  a new task, because a false task boundary would drop open obligations. The user's ``!``
-  shell (``<bash-input>``) is a ``Bash`` call of its own, without an exit code.
+  set it); an entry holding tool results is never a ``UserMessage``. A Stop or SubagentStop
+  hook's block is recorded as a user entry ``"Stop hook feedback:\n<reason>"`` (``isMeta``,
+  ``rowSource: "hook"`` in 2.1.x; older versions wrote it without ``isMeta``): it is a
+  ``HostMessage`` of kind ``hook-feedback``, which starts no task. Nor are other meta entries,
+  slash commands and their echoed output (``<command-name>``, ``<local-command-stdout>`` …), or
+  interruption markers user messages: when in doubt an entry does not start a new task, because
+  a false task boundary would drop open obligations. The user's ``!`` shell (``<bash-input>``)
+  is a ``Bash`` call of its own, without an exit code.
 - Compaction: a ``compact_boundary`` system entry and the ``isCompactSummary`` entry after it
   are one ``Compaction`` carrying the summary text.
 - Sub-agents: entries with ``isSidechain`` belong to their ``agentId`` (``sidechain`` when it is
   missing); ``agent_progress`` entries that mirror a sub-agent's messages into the main file
   are read the same way. Each sub-agent is announced by ``AgentSpawned(parent_id="root",
-  role="local-subagent")`` before its first event.
+  role="local-subagent")`` before its first event. A sub-agent's own file
+  (``<session>/subagents/agent-<id>.jsonl``, or ``agent-<id>.jsonl`` beside the session in older
+  versions), whose first message is already a sidechain's, is that agent's session: its agent is
+  never announced, so it is the file's root agent and its checks are its own obligations.
 
 **Exit codes of Bash results.** Claude Code records none: ``toolUseResult`` for Bash holds
 ``stdout``, ``stderr`` and ``interrupted`` only, and a command that exits non-zero is routed to
@@ -47,6 +53,7 @@ from typing import Any
 
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
+from .._events._host_message import HostMessage
 from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
@@ -71,6 +78,7 @@ _WRAPPED = re.compile(r"^<(command-name|command-message|command-args|local-comma
 _BASH_INPUT = re.compile(r"^<bash-input>(.*)</bash-input>\s*$", re.S)
 _BASH_OUTPUT = re.compile(r"<(bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
 _INTERRUPTION = "[Request interrupted by user"
+_HOOK_FEEDBACK = re.compile(r"^(?:Subagent)?Stop hook feedback:\n")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +106,7 @@ class ClaudeReader:
         self.turns: Bounded[tuple[str, str], bool] = Bounded()
         self.user_shell: dict[str, str] = {}
         self.boundary: _Boundary | None = None
+        self.first_message = True
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         kind = kind_of(entry.get("type"))
@@ -109,6 +118,10 @@ class ClaudeReader:
         if kind == "progress":
             return self._progress(entry)
         if kind in ("user", "assistant"):
+            if self.first_message:
+                self.first_message = False
+                if entry.get("isSidechain") is True:
+                    self.stamp.announced.add(_agent(entry))  # a sub-agent's own file: its session's root
             return self._message(entry)
         if kind == "system" and entry.get("subtype") == "compact_boundary":
             events = self._flush()
@@ -123,6 +136,7 @@ class ClaudeReader:
 
     def finish(self) -> list[Event]:
         self.report.unfinished_calls = len(self.pending) + len(self.user_shell)
+        self.report.unanswered(list(self.pending))
         return self._flush()
 
     # -- entries ------------------------------------------------------------------------------
@@ -160,6 +174,9 @@ class ClaudeReader:
         if results:
             detail = entry.get("toolUseResult") if len(results) == 1 else None
             return [event for block in results if (event := self._result(block, detail, agent)) is not None]
+        feedback = _hook_feedback(entry, content)
+        if feedback is not None:
+            return [HostMessage(kind="hook-feedback", text=feedback, hidden=entry.get("isMeta") is True, **base)]
         if entry.get("isMeta") or entry.get("isVisibleInTranscriptOnly"):
             return []
         text = text_of(content).strip()
@@ -253,6 +270,17 @@ def _agent(entry: dict[str, Any]) -> str:
     if entry.get("isSidechain") is True:
         return string(entry.get("agentId")) or "sidechain"
     return ROOT
+
+
+def _hook_feedback(entry: dict[str, Any], content: Any) -> str | None:
+    """The reason of a hook's block recorded as a user entry, or ``None`` when the entry is not one."""
+    text = text_of(content)
+    found = _HOOK_FEEDBACK.match(text)
+    if found is not None:
+        return text[found.end():].strip()
+    if entry.get("rowSource") == "hook" or entry.get("hookText") is True:
+        return text.strip()
+    return None
 
 
 def _bash_exit(text: str, is_error: bool, detail: dict[str, Any],

@@ -19,6 +19,10 @@ Every line is ``{timestamp, type, payload}``. How host facts are mapped:
   instructions>``, ``# AGENTS.md instructions`` …); the assistant's are ``agent_message`` and
   assistant ``message`` items. Codex records most messages twice, once as each; the second
   copy is dropped. ``compacted`` is a ``Compaction``.
+- A Stop hook's block is recorded as a *user* message ``<hook_prompt hook_run_id="…">reason
+  </hook_prompt>`` whose content items carry ``provenance: {"type": "harness", "hook": true}``
+  (0.171.0; also an ``item_completed`` ``HookPrompt`` event, not read): a ``HostMessage`` of kind
+  ``hook-feedback`` per prompt, which starts no task.
 
 **Exit codes** come, first available, from ``event_msg`` ``exec_command_end`` (its
 ``exit_code``; persisted in extended-history rollouts, before the call's output), the
@@ -42,6 +46,7 @@ from typing import Any, Literal
 
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
+from .._events._host_message import HostMessage
 from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
@@ -68,6 +73,8 @@ _EXIT_LINE = re.compile(r"^Exit code: (-?\d+)\s*$", re.M)
 _RUNNING = re.compile(r"^Process running with session ID (\S+?)\s*$", re.M)
 _CONTEXT = re.compile(r"^(?:<([A-Za-z_][\w -]*)>.*</\1>|# AGENTS\.md instructions\b.*)$", re.S)
 _OUTPUT_MARK = "\nOutput:\n"
+_HOOK_PROMPT_OPEN = re.compile(r"\s*<hook_prompt\b[^>]*>")
+_HOOK_PROMPT_CLOSE = "</hook_prompt>"
 _PWSH = re.compile(r"(?:^|[\\/])(?:pwsh|powershell)(?:\.exe)?$", re.I)
 
 
@@ -129,6 +136,7 @@ class CodexReader:
 
     def finish(self) -> list[Event]:
         self.report.unfinished_calls = len(self.calls) + len(self.deferred)
+        self.report.unanswered(list(self.calls))
         return []
 
     # -- entries ------------------------------------------------------------------------------
@@ -151,6 +159,8 @@ class CodexReader:
         if kind == "message":
             role = payload.get("role")
             text = text_of(payload.get("content"), ("input_text", "output_text", "text")).strip()
+            if role == "user" and _from_hook(payload):
+                return self._said("host", text, "item")
             if role == "user" and not _CONTEXT.match(text):
                 return self._said("user", text, "item")
             if role == "assistant":
@@ -183,12 +193,21 @@ class CodexReader:
     def _said(self, role: str, text: str, source: str) -> list[Event]:
         if not text:
             return []
+        if role == "user" and _hook_prompts(text):
+            role = "host"  # a hook's prompt recorded without its provenance (an event, an older rollout)
         if self.echo is not None and self.echo[:2] == (role, text) and self.echo[2] != source:
             self.echo = None
             return []  # the same message, recorded once as a response item and once as an event
         base = self.stamp.base(self.agent)
-        event: Event = UserMessage(text=text, **base) if role == "user" else AssistantMessage(text=text, **base)
-        events = self._out([event])
+        said: list[Event]
+        if role == "host":
+            prompts = _hook_prompts(text) or [text]
+            said = [HostMessage(kind="hook-feedback", text=prompt.strip(), **base) for prompt in prompts]
+        elif role == "user":
+            said = [UserMessage(text=text, **base)]
+        else:
+            said = [AssistantMessage(text=text, **base)]
+        events = self._out(said)
         self.echo = (role, text, source)
         return events
 
@@ -299,6 +318,34 @@ class CodexReader:
     def _out(self, events: list[Event]) -> list[Event]:
         self.echo = None
         return self.stamp.announce(self.agent) + events if events else []
+
+
+def _from_hook(payload: dict[str, Any]) -> bool:
+    """A user message that a hook wrote: every content item is of hook provenance, or the text is
+    nothing but ``<hook_prompt>`` elements."""
+    if _hook_prompts(text_of(payload.get("content"), ("input_text", "text"))):
+        return True
+    metadata = payload.get("internal_chat_message_metadata_passthrough")
+    items = metadata.get("content_item_metadata") if isinstance(metadata, dict) else None
+    if not isinstance(items, list) or not items:
+        return False
+    return all(isinstance(item, dict) and isinstance(item.get("provenance"), dict)
+               and item["provenance"].get("hook") is True for item in items)
+
+
+def _hook_prompts(text: str) -> list[str]:
+    """The prompts of a text made of nothing but ``<hook_prompt …>…</hook_prompt>`` elements (empty
+    for any other text). Linear in the text, whatever it holds."""
+    *elements, tail = text.split(_HOOK_PROMPT_CLOSE)
+    if not elements or tail.strip():
+        return []
+    prompts = []
+    for element in elements:
+        opening = _HOOK_PROMPT_OPEN.match(element)
+        if opening is None:
+            return []
+        prompts.append(element[opening.end():].strip())
+    return prompts
 
 
 def _arguments(raw: Any) -> dict[str, Any]:

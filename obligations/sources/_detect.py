@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,15 @@ def detect_format(path: str | os.PathLike[str]) -> TranscriptFormat | None:
 def sniff(path: Path) -> TranscriptFormat:
     """The format of ``path``, reading only its first lines; raises ``NotATranscript`` with the reason."""
     try:
-        if path.is_dir():
-            raise NotATranscript(path, "it is a directory")
+        mode = path.stat().st_mode
+    except (OSError, ValueError) as error:  # ValueError: a NUL byte in the name
+        raise NotATranscript(path, f"it cannot be read ({getattr(error, 'strerror', None) or error})") from None
+    if stat.S_ISDIR(mode):
+        raise NotATranscript(path, "it is a directory")
+    if not stat.S_ISREG(mode):
+        # Read once to judge and again to replay, a pipe or a device would lose (or never end) its data.
+        raise NotATranscript(path, f"it is {file_kind(mode)}, not a regular file (copy a stream to a file first)")
+    try:
         with path.open("rb") as handle:
             head = handle.read(_HEAD_BYTES)
     except OSError as error:
@@ -91,6 +99,16 @@ def format_of(entry: dict[str, Any]) -> TranscriptFormat | None:
     if isinstance(kind, str) and "id" in entry and "parentId" in entry:
         return "pi"
     return None
+
+
+def file_kind(mode: int) -> str:
+    """What a file of this mode is, in words (``a named pipe``, ``a character device`` …)."""
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a regular file")):
+        if test(mode):
+            return name
+    return "a special file"
 
 
 def _hint(entry: dict[str, Any]) -> str | None:

@@ -195,6 +195,7 @@ class PiReader:
 
     def finish(self) -> list[Event]:
         self.report.unfinished_calls = len(self.pending)
+        self.report.unanswered(list(self.pending))
         return []
 
     def _message(self, message: dict[str, Any], entry: dict[str, Any]) -> list[Event]:

@@ -40,6 +40,11 @@ class TranscriptReport:
     """Shell results without a recoverable exit code (never a pass)."""
     unfinished_calls: int = 0
     """Calls dispatched whose result never arrived (or is still running) when the file ended."""
+    unanswered_calls: int = 0
+    """Of those, the calls the file holds no result of at all (not a command reported as still
+    running): a file that lags its host ends this way, before the host has written the results."""
+    unanswered_ids: list[str] = field(default_factory=list)
+    """Their call ids (the first ``MAX_EXAMPLES``)."""
     abandoned: int = 0
     """Pi entries off the active branch, not replayed."""
     subagents: int = 0
@@ -57,6 +62,11 @@ class TranscriptReport:
     def unknown_count(self) -> int:
         """Entries of unknown types, in all."""
         return sum(self.unknown_types.values())
+
+    def unanswered(self, call_ids: list[str]) -> None:
+        """Record the calls left without any result when the file ends."""
+        self.unanswered_calls = len(call_ids)
+        self.unanswered_ids = call_ids[:MAX_EXAMPLES]
 
     def skip(self, line: int, reason: str) -> None:
         """Count a skipped line, keeping the first ``MAX_EXAMPLES`` as examples."""
@@ -95,6 +105,7 @@ class TranscriptReport:
             "skipped": [{"line": line, "reason": reason} for line, reason in self.skipped],
             "unknown_types": dict(self.unknown_types), "exit_codes": self.exit_codes,
             "no_exit_code": self.no_exit_code, "unfinished_calls": self.unfinished_calls,
+            "unanswered_calls": self.unanswered_calls, "unanswered_ids": list(self.unanswered_ids),
             "abandoned": self.abandoned, "subagents": self.subagents, "session_id": self.session_id,
             "cwd": self.cwd, "complete": self.complete, "error": self.error,
         }

@@ -72,4 +72,4 @@ def test_stop_block_is_a_hook_prompt_user_message(codex: Codex, sandbox: Sandbox
     sent = [item for r in model_server.requests for item in r.body["input"] if item.get("role") == "user"
             and "<hook_prompt" in str(item.get("content"))]
     assert sent and sent[0]["content"][0]["text"] == feedback
-    assert [p["stop_hook_active"] for p in stop_payloads(played.run)] == [False, True]
+    assert [p["stop_hook_active"] for p in stop_payloads(played.run)][:2] == [False, True]

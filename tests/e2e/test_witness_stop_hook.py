@@ -1,9 +1,6 @@
 """`witness hook` as the Stop hook of the real Claude Code and Codex CLIs, through issue-sized
 scenarios: what the host does with each answer, and what `witness audit` makes of the transcript
 the host wrote.
-
-Where witness behaves wrongly today the test states the correct behaviour and is marked
-``xfail(strict=True)`` with the defect named, so the fix flips it.
 """
 
 from __future__ import annotations
@@ -20,21 +17,11 @@ from tests.support.model_server import ModelServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-HOOK_PROMPT_IS_A_TASK = ("Codex records a Stop hook's continuation as a user message "
-                         "(<hook_prompt hook_run_id=…>); witness reads it as a new user task, so the block "
-                         "count restarts and the failed check counts as an earlier task's")
-
 
 @pytest.fixture(params=["claude-code", "codex"])
 def host(request: pytest.FixtureRequest, claude: ClaudeCode, codex: Codex) -> Host:
     """Each host that runs Stop hooks."""
     return claude if request.param == "claude-code" else codex
-
-
-def codex_defect(host: Host, request: pytest.FixtureRequest, reason: str) -> None:
-    """Mark the running test as failing on Codex for ``reason``."""
-    if host.name == "codex":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=reason))
 
 
 def main_feedback(played: Played) -> list[str]:
@@ -52,33 +39,39 @@ def test_genuine_rerun_is_let_stop(host: Host, sandbox: Sandbox, model_server: M
     assert report.exit_code == 0 and report.checks("resolved") == ["npm test"], report.report
 
 
-def test_masked_rerun_is_blocked(host: Host, sandbox: Sandbox, model_server: ModelServer,
-                                 request: pytest.FixtureRequest) -> None:
+def test_masked_rerun_is_blocked(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
     """A re-run with its status masked (`npm test; echo done`) ends no reminder: the stop after it is blocked too."""
-    codex_defect(host, request, HOOK_PROMPT_IS_A_TASK)
     played = play(host, "masked_rerun", sandbox, model_server, Hooks.witness(host.name))
     feedback = main_feedback(played)
     assert len(feedback) >= 2, played.explain()
     assert "reminder 2 of 3" in feedback[1] and "npm test" in feedback[1], feedback
 
 
-def test_masked_rerun_audits_open(host: Host, sandbox: Sandbox, model_server: ModelServer,
-                                  request: pytest.FixtureRequest) -> None:
+def test_masked_rerun_audits_open(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
     """The audit of the host's transcript keeps the check open: the masked re-run witnessed nothing."""
-    codex_defect(host, request, HOOK_PROMPT_IS_A_TASK + " (the audit lists it as 'earlier', not open)")
     played = play(host, "masked_rerun", sandbox, model_server, Hooks.witness(host.name))
     report = audit(*played.run.transcripts)
     assert report.exit_code == 1 and report.checks("open") == ["npm test"], report.report
 
 
-def test_block_budget_holds(host: Host, sandbox: Sandbox, model_server: ModelServer,
-                            request: pytest.FixtureRequest) -> None:
+def test_block_budget_holds(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
     """An agent that never re-runs its failed check is reminded three times, then let stop: never held forever."""
-    codex_defect(host, request, HOOK_PROMPT_IS_A_TASK + " (one reminder, then the failure is an earlier task's)")
     played = play(host, "cap_holds", sandbox, model_server, Hooks.witness(host.name))
     feedback = main_feedback(played)
     assert [f"reminder {n} of 3" in text for n, text in enumerate(feedback, 1)] == [True] * 3, feedback
     assert played.agent.played_through("main"), played.explain()
+
+
+def test_fix_after_a_block_audits_resolved(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:
+    """A fix and a genuine re-run after one reminder let the agent stop, and the audit calls the check resolved:
+    the host's record of the reminder is its feedback, not a new task that left the check behind."""
+    played = play(host, "fixed_after_block", sandbox, model_server, Hooks.witness(host.name))
+    feedback = main_feedback(played)
+    assert len(feedback) == 1 and "reminder 1 of 3" in feedback[0], feedback
+    assert played.agent.played_through("main"), played.explain()
+    report = audit(*played.run.transcripts)
+    assert report.exit_code == 0, report.report
+    assert (report.checks("resolved"), report.checks("earlier"), report.checks("open")) == (["npm test"], [], [])
 
 
 def test_edit_after_pass_reopens(host: Host, sandbox: Sandbox, model_server: ModelServer) -> None:

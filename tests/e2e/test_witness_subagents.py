@@ -47,8 +47,6 @@ def test_subagent_not_blocked_for_parent_failure(claude: ClaudeCode, sandbox: Sa
     assert Path(payload["agent_transcript_path"]) == worker
 
 
-@pytest.mark.xfail(strict=True, reason="a sub-agent's own transcript (<session>/subagents/agent-<id>.jsonl) "
-                                       "audits as 'no checks failed' although the sub-agent's check failed")
 def test_subagent_transcript_audits_its_checks(claude: ClaudeCode, sandbox: Sandbox,
                                                model_server: ModelServer) -> None:
     """`witness audit` of the sub-agent's transcript shows its failed check, resolved by its genuine re-run."""

@@ -48,6 +48,7 @@ from tests.support.script import (
     Api,
     Drop,
     Hang,
+    Held,
     HttpError,
     Matcher,
     RateLimited,
@@ -85,6 +86,8 @@ class ModelServer:
         self._server: uvicorn.Server | None = None
         self._thread: threading.Thread | None = None
         self._port = 0
+        self._in_flight: dict[str, int] = {}
+        self._peak: dict[str, int] = {}
 
     # -- scripting ------------------------------------------------------------------------
 
@@ -116,6 +119,16 @@ class ModelServer:
         """How many queued answers are still unused."""
         with self._lock:
             return len(self._queue)
+
+    def peak_in_flight(self, model: str) -> int:
+        """The most requests naming ``model`` the server was answering at once."""
+        with self._lock:
+            return self._peak.get(model, 0)
+
+    def in_flight(self, model: str) -> int:
+        """Requests naming ``model`` being answered now."""
+        with self._lock:
+            return self._in_flight.get(model, 0)
 
     def reset(self) -> None:
         """Forget the queue, the matchers and the recorded requests."""
@@ -236,10 +249,23 @@ class ModelServer:
         problem = self._problem(api, body) if self.validate else None
         if problem is not None:
             return self._error(api, 400, problem, None)
-        script = self._next(recorded)
-        if script is None:
-            return self._error(api, 400, "scripted model server: no answer is scripted for this request", None)
-        return self._render(script, recorded)
+        model = str(recorded.model)
+        with self._lock:
+            self._in_flight[model] = self._in_flight.get(model, 0) + 1
+            self._peak[model] = max(self._peak.get(model, 0), self._in_flight[model])
+        try:
+            script = self._next(recorded)
+            if isinstance(script, Held):
+                deadline = time.monotonic() + script.seconds
+                while not script.release.is_set() and not self._stopping.is_set() and time.monotonic() < deadline:
+                    await anyio.sleep(0.005)
+                script = script.reply
+            if script is None:
+                return self._error(api, 400, "scripted model server: no answer is scripted for this request", None)
+            return self._render(script, recorded)
+        finally:
+            with self._lock:
+                self._in_flight[model] -= 1
 
     def _authorised(self, request: RecordedRequest) -> bool:
         if self.api_key is None:
@@ -283,6 +309,8 @@ class ModelServer:
 
     def _render(self, script: Script, request: RecordedRequest) -> Response:
         api = request.api
+        if isinstance(script, Held):  # _handle waited for its release; what is left is its reply
+            script = script.reply
         if isinstance(script, RateLimited):
             wait = {"retry-after": str(max(0, round(script.retry_after))),
                     "retry-after-ms": str(round(script.retry_after * 1000))}

@@ -9,6 +9,7 @@ Every request it receives is kept as a :class:`RecordedRequest`.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -115,8 +116,18 @@ class Drop:
     reply: Reply = field(default_factory=lambda: Reply(text="this answer is cut off mid-stream"))
 
 
+@dataclass(frozen=True)
+class Held:
+    """Answer ``reply`` only once ``release`` is set (the test decides when), so several
+    requests can be seen in flight at once; an unreleased hold ends after ``seconds``."""
+
+    reply: Reply
+    release: threading.Event
+    seconds: float = 60.0
+
+
 Fault = RateLimited | ServerError | HttpError | Hang | Drop
-Script = Reply | Fault
+Script = Reply | Held | Fault
 
 
 @dataclass(frozen=True)

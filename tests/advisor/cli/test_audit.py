@@ -22,7 +22,7 @@ def test_audit_reports_the_open_obligation_and_why_the_rerun_did_not_count() -> 
     assert "OPEN: `npm test` (test) in /home/dev/sum-app" in out
     assert "failed at session.jsonl:4" in out
     assert "(session.jsonl:12) did not count — masked" in out
-    assert "resolved: `npm run lint` (lint)" in out and "witnessed by toolu_sumapp0006 at session.jsonl:14" in out
+    assert "resolved: `npm run lint` (lint)" in out and "witnessed by `npm run lint` at session.jsonl:14" in out
 
 
 def test_audit_json_is_one_document() -> None:
@@ -57,7 +57,9 @@ def test_audit_of_a_directory_skips_what_is_not_a_transcript(tmp_path: Path) -> 
     done = witness("audit", "--jobs", "2", str(tmp_path / "projects"))
     out = done.stdout.decode()
     assert done.returncode == 1
-    assert "2 session(s) audited under policy seed, 2 file(s) skipped (not transcripts); 1 with unresolved" in out
+    assert "2 file(s) or folder(s) skipped; 1 with unresolved" in out
+    assert "2 session(s) audited under policy seed" in out
+    assert "empty.jsonl: not a Claude Code, Codex or Pi transcript: the file is empty" in out
 
 
 def test_parallel_and_serial_audits_agree(tmp_path: Path) -> None:

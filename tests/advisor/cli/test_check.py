@@ -178,14 +178,21 @@ def test_batch_reads_standard_input_and_reports_unreadable_files(tmp_path: Path)
     assert b"cannot read" in done.stderr and b"Traceback" not in done.stderr
 
 
-def test_a_million_character_command_in_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A 1 MB command (too long for argv) is analysed through --batch."""
-    command = "pytest " + "a" * 1_000_000
+def test_a_long_command_in_batch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A 60 000-character command (too long for argv) is analysed through --batch; one past the bound
+    (`MAX_COMMAND_CHARS`) is unreadable, fail-closed, with the reason."""
+    from advisor.cli._check import MAX_COMMAND_CHARS
+
     source = tmp_path / "big.jsonl"
-    source.write_text(json.dumps({"command": command}) + "\n")
+    source.write_text(json.dumps({"command": "pytest " + "a" * 60_000}) + "\n")
     code, out, _ = run(["check", "--batch", str(source)], capsys)
-    assert code == 0
-    assert json.loads(out)["validation"]["kind"] == "test"
+    assert code == 0 and json.loads(out)["validation"]["kind"] == "test"
+    source.write_text(json.dumps({"command": "pytest " + "a" * MAX_COMMAND_CHARS}) + "\n")
+    code, out, _ = run(["check", "--batch", str(source)], capsys)
+    record = json.loads(out)
+    assert code == 1 and record["witness_eligible"] is False
+    assert record["parse_error"] == f"the command is {MAX_COMMAND_CHARS + 7:,} characters long; commands over " \
+                                    f"{MAX_COMMAND_CHARS:,} characters are not analysed"
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from advisor.hosts import answer_hook
-from tests.advisor.sessions import EXAMPLE, FIXTURES, codex_rollout, disk_fault_after, witness
+from tests.advisor.sessions import EXAMPLE, FIXTURES, ROOT, codex_rollout, disk_fault_after, witness
 from tests.obligations.transcript_files import codex_run
 
 
@@ -89,7 +89,7 @@ def test_stop_hook_allows_when_nothing_is_open(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "stdin", "message"),
     [(["hook", "claude-code"], b"not json", "not JSON"), (["hook", "claude-code"], b"[1, 2]", "not a JSON object"),
-     (["hook", "nonsense"], b"{}", "unknown host"), (["hook"], b"{}", "unknown host"),
+     (["hook", "nonsense"], b"{}", "unknown host"), (["hook"], b"{}", "no host named"),
      (["hook", "claude-code"], b'{"hook_event_name": "Stop"}', "no transcript_path"),
      (["hook", "codex"], b'{"hook_event_name": "Stop", "transcript_path": null}', "no transcript_path"),
      (["hook", "claude-code"], b'{"hook_event_name": "Stop", "transcript_path": "/no/such.jsonl"}',
@@ -136,3 +136,35 @@ def test_stop_hook_allows_when_the_transcript_cannot_be_read_to_its_end(monkeypa
     err = io.StringIO()
     assert answer_hook("claude-code", json.dumps(payload).encode(), err) == ""
     assert "could not be read to its end (reading stopped after line 6: Input/output error); allowing" in err.getvalue()
+
+
+def test_codex_block_count_goes_on_after_its_own_hook_prompt(tmp_path: Path) -> None:
+    """Codex records the hook's block as a user message `<hook_prompt …>`; the next stop, after a masked re-run, is
+    reminder 2 of 3 (not a new task's reminder 1, nor let go), and the budget ends the blocks."""
+    real = (ROOT / "tests" / "fixtures" / "hosts" / "codex-fixed-after-block.jsonl").read_text().splitlines(True)
+    (cut,) = [index for index, line in enumerate(real) if "<hook_prompt" in line and '"response_item"' in line]
+    session = tmp_path / "rollout.jsonl"
+    session.write_text("".join(real[:cut]))
+    answers = [stop(session, tmp_path, host="codex", turn_id="t1")[1]]
+    session.write_text("".join(real[: cut + 1]) + "".join(
+        json.dumps(entry) + "\n" for entry in codex_run("c9", "npm test; echo done", 0, "done")))
+    answers += [stop(session, tmp_path, host="codex", turn_id="t1", stop_hook_active=True)[1] for _ in range(3)]
+    assert [a.get("decision") for a in answers] == ["block", "block", "block", None]
+    assert [("reminder 1 of 3" in a["reason"]) for a in answers[:1]] == [True]
+    assert "reminder 2 of 3" in answers[1]["reason"] and "`npm test`" in answers[1]["reason"]
+    assert "unresolved verification obligation" in answers[3]["systemMessage"]
+
+
+def test_what_the_hook_hands_the_host_cannot_drive_a_terminal(tmp_path: Path) -> None:
+    """A failing check whose output clears the screen, retitles it, rings and flips text: the block reason and the
+    release message (Claude Code shows it to the user) hold none of it."""
+    from tests.obligations.transcript_files import codex, write_jsonl
+
+    evil = "Tests: 1 failed \x1b[2J\x1b]0;pwned\x07\u202eevil\x9b31m\r"
+    session = write_jsonl(tmp_path / "rollout.jsonl", [
+        codex("session_meta", {"id": "t", "cwd": "/repo"}),
+        codex("event_msg", {"type": "user_message", "message": "go"}),
+        *codex_run("c1", "npm test", 1, evil)])
+    answers = [stop(session, tmp_path, host="codex", turn_id="t1")[1] for _ in range(4)]
+    texts = [answers[0]["reason"], answers[3]["systemMessage"]]
+    assert all("`npm test`" in text and not any(c in text for c in "\x1b\x07\x9b\u202e\r") for text in texts)

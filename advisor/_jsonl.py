@@ -1,0 +1,43 @@
+"""Append-only JSON Lines files that several processes write: whole lines under a lock, and a
+reader that hands back each non-blank line with its number (a bad line is the caller's to skip)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: O_APPEND writes only
+    fcntl = None  # type: ignore[assignment]
+
+
+def append_line(path: Path, record: dict[str, Any]) -> None:
+    """Append ``record`` as one compact JSON line, atomically with respect to other writers
+    (``flock`` where the platform has it, an ``O_APPEND`` write in any case)."""
+    line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        if fcntl is not None:
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        view = memoryview(line)
+        while view:
+            view = view[os.write(descriptor, view):]
+    finally:
+        os.close(descriptor)
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist."""
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        return
+    with handle:
+        for number, raw in enumerate(handle, start=1):
+            if raw.strip():
+                yield number, raw

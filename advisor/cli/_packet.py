@@ -1,0 +1,71 @@
+"""``witness packet TRANSCRIPT``: the case packet an advisor host would send at that point.
+
+The transcript is replayed into an :class:`~advisor.AdvisorHost` with no model (nothing is sent,
+nothing logged) and the packet for the chosen agent is built and fitted exactly as a
+consultation would build it: sections, caps, ``truncation``, redaction, the 48 KB fit.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, TYPE_CHECKING
+
+from ._exits import ExitCode
+
+if TYPE_CHECKING:
+    import click
+
+EPILOG = """\
+Exit status: 0 when the packet was built, 2 for usage or input errors (no such file, not a
+transcript, an agent the transcript does not have).
+"""
+DEFAULT_QUESTION = "What should the agent do next?"
+
+
+def run_packet(path: str, upto: int | None, agent: str | None, question: str, as_json: bool, out: IO[str]) -> int:
+    """Replay, build, print; the exit status."""
+    from advisor.errors import UnknownAgent
+    from advisor.orchestration import AdvisorHost, replay
+    from obligations.sources import open_transcript
+
+    transcript = open_transcript(path)
+    with AdvisorHost(None, log=False, run_log=False) as host:
+        agents = replay(host, transcript.events(), upto=upto)
+        chosen = agent or (agents[0] if agents else "root")
+        if chosen not in agents:
+            raise UnknownAgent(f"{path} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
+        fitted = host.packet(chosen, question)
+    if as_json:
+        out.write(fitted.text + "\n")
+        return ExitCode.OK
+    degraded = ", ".join(fitted.degraded) or "none"
+    out.write(f"case packet for {chosen}: {fitted.size:,} bytes of {48 * 1024:,} (degraded: {degraded})\n")
+    out.write(json.dumps(fitted.packet, indent=2, ensure_ascii=False) + "\n")
+    return ExitCode.OK
+
+
+def command() -> click.Command:
+    """The click command."""
+    import click
+
+    from . import _options
+
+    @click.command("packet", context_settings=_options.context_settings(), epilog=EPILOG)
+    @click.argument("transcript", type=click.Path(exists=True, dir_okay=False))
+    @click.option("--upto", type=click.IntRange(min=1), default=None,
+                  help="Replay only up to the N-th tool result, as if the session ended there.")
+    @click.option("--agent", default=None, help="The agent whose packet to build (default: the first root).")
+    @click.option("--question", default=DEFAULT_QUESTION, show_default=True, help="The question the packet carries.")
+    @click.option("--json", "as_json", is_flag=True, help="Print the packet exactly as sent (compact JSON).")
+    def packet(transcript: str, upto: int | None, agent: str | None, question: str, as_json: bool) -> int:
+        """Print the case packet an advisor would get for TRANSCRIPT.
+
+        \b
+          witness packet session.jsonl
+          witness packet session.jsonl --upto 12 --json | jq .validation_summary
+        """
+        import sys
+
+        return run_packet(transcript, upto, agent, question, as_json, sys.stdout)
+
+    return packet

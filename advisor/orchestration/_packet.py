@@ -1,0 +1,196 @@
+"""Case packets: what an advisor is told about the requester's task, as bounded UTF-8 JSON.
+
+Sections in priority order, each with its cap (omitted counts go to ``truncation``, never
+silently dropped): the trigger and the question; the objective and up to 12 success criteria;
+up to 8 evidence items the requester attached; up to 8 failed attempts; validation rows (all
+related to the trigger, then at most 3 unrelated failures and 1 success) with
+``validation_summary`` counting every run before the cap; at most 4 unrelated other failures;
+the open obligations; ``tool_activity`` (the canonical tool-result store — other rows refer to
+it by ``call_id``); changed paths derived from retained activity; ``prior_advice``; and the
+``recent_tail`` of user and assistant framing. Every string passes the shared redactor before it
+is cut to its budget. The consult tool's own calls are left out: the current consultation is
+pending by construction. Activity before the task's start is never included.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from advisor.orchestration._activity import Activity, Classified, classify_row
+from advisor.orchestration._verdict_budget import truncate_utf8
+from obligations import TrackerConfig, redact
+
+PACKET_VERSION = 1
+CAPS = {"success_criteria": 12, "requester_evidence": 8, "failed_attempts": 8, "validation": 10,
+        "unrelated_validation_failures": 3, "unrelated_validation_successes": 1, "failures": 4, "obligations": 8,
+        "tool_activity": 16, "changed_paths": 24, "prior_advice": 4, "recent_tail": 12}
+"""How many rows each section keeps when built."""
+TEXT_BYTES = {"question": 4096, "objective": 2048, "criterion": 512, "evidence": 1024, "argument": 400,
+              "summary": 600, "tail": 800, "advice": 1200, "label": 200, "reason": 400}
+"""Budgets of single strings, in UTF-8 bytes."""
+TRANSPORT_TOOLS = frozenset({"consult_advisor"})
+"""The consultation's own transport: never evidence."""
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerInfo:
+    """Why the consultation runs, as the packet states it."""
+
+    kind: str
+    fingerprint: str | None = None
+    validation_key: str | None = None
+    reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PriorAdvice:
+    """A consultation already delivered to this requester."""
+
+    consultation_id: str
+    severity: str
+    summary: str
+
+
+@dataclass(slots=True)
+class PacketInput:
+    """Everything a packet is built from (the requester's own history only)."""
+
+    requester: dict[str, Any]
+    trigger: TriggerInfo
+    question: str
+    activity: Sequence[Activity]
+    objective: str | None = None
+    success_criteria: Sequence[str] = ()
+    requester_evidence: Sequence[str] = ()
+    obligations: Sequence[dict[str, Any]] = ()
+    prior_advice: Sequence[PriorAdvice] = ()
+    since: int | None = None
+    """Continuous review: only activity after this tick."""
+    config: TrackerConfig = field(default_factory=TrackerConfig)
+
+
+def shared_redactor() -> Callable[[str], str]:
+    """``obligations.redact`` over whole texts (without the one-line cut some versions make by
+    default: the packet cuts by its own byte budgets, after redacting)."""
+    if "limit" in inspect.signature(redact).parameters:
+        return functools.partial(redact, limit=1 << 30)
+    return redact
+
+
+class Redactor:
+    """The shared redactor, then a byte budget (redaction first, so no cut exposes a secret)."""
+
+    def __init__(self, redact: Callable[[str], str]) -> None:
+        self._redact = redact
+
+    def __call__(self, text: str, limit: int) -> str:
+        return truncate_utf8(self._redact(text), limit)
+
+
+def _row(c: Classified, clean: Redactor) -> dict[str, Any]:
+    row = c.row
+    line: dict[str, Any] = {"call_id": row.call_id, "tool": row.tool, "argument": clean(c.argument,
+                                                                                         TEXT_BYTES["argument"]),
+                            "outcome": c.outcome, "exit_code": row.exit_code}
+    if c.outcome != "success":
+        detail = row.error_message or (row.tail or row.head)
+        line["result"] = clean(detail[-2000:], TEXT_BYTES["summary"])
+    if c.fingerprint:
+        line["fingerprint"] = c.fingerprint
+    return line
+
+
+def _validation_row(c: Classified, related: bool) -> dict[str, Any]:
+    return {"call_id": c.row.call_id, "check": c.check, "kind": c.check_kind, "outcome": c.outcome,
+            "exit_source": c.exit_source, "witness_eligible": c.witness_eligible, "trigger_related": related,
+            **({"fingerprint": c.fingerprint} if c.fingerprint else {})}
+
+
+def _capped(rows: list[Any], cap: int, name: str, omitted: dict[str, int]) -> list[Any]:
+    if len(rows) > cap:
+        omitted[name] = omitted.get(name, 0) + len(rows) - cap
+    return rows[:cap]
+
+
+def build_packet(data: PacketInput, redact: Callable[[str], str] | None = None) -> dict[str, Any]:
+    """The packet at its build-time caps (fit it with :func:`~._packet_fit.fit_packet`);
+    ``redact`` defaults to the shared redactor."""
+    clean = Redactor(redact or shared_redactor())
+    omitted: dict[str, int] = {}
+    calls = [classify_row(a, data.config) for a in data.activity
+             if a.kind == "tool" and a.completed is not None and (a.tool or "").lower() not in TRANSPORT_TOOLS
+             and (data.since is None or a.seq > data.since)]
+    trigger = data.trigger
+
+    def related(c: Classified) -> bool:
+        return (trigger.fingerprint is not None and c.fingerprint == trigger.fingerprint) or \
+            (trigger.validation_key is not None and c.validation_key == trigger.validation_key)
+
+    failures = [c for c in calls if c.outcome in ("validation-failure", "unknown-failure")]
+    attempts = [c for c in failures if related(c)] if trigger.fingerprint or trigger.validation_key else failures
+    validations = [c for c in calls if c.validation_key is not None]
+    rows = _validation_rows(validations, related, omitted)
+    other_failures = [c for c in reversed(failures) if c.validation_key is None and not related(c)]
+    activity = _capped(list(reversed(calls)), CAPS["tool_activity"], "tool_activity", omitted)
+    retained = {c.row.call_id for c in activity}
+    changed = sorted({t for c in calls if c.mutating and c.row.call_id in retained for t in c.targets})
+    tail = [a for a in data.activity if a.kind in ("user", "assistant") and (data.since is None or a.seq > data.since)]
+    packet: dict[str, Any] = {
+        "version": PACKET_VERSION,
+        "requester": {k: clean(v, TEXT_BYTES["label"]) if isinstance(v, str) else v
+                      for k, v in data.requester.items()},
+        "trigger": {"kind": trigger.kind, "fingerprint": trigger.fingerprint,
+                    "validation_key": trigger.validation_key,
+                    "reason": clean(trigger.reason, TEXT_BYTES["reason"]) if trigger.reason else None},
+        "question": clean(data.question, TEXT_BYTES["question"]),
+        "objective": clean(data.objective, TEXT_BYTES["objective"]) if data.objective else None,
+        "success_criteria": [clean(c, TEXT_BYTES["criterion"]) for c in _capped(
+            list(data.success_criteria), CAPS["success_criteria"], "success_criteria", omitted)],
+        "requester_evidence": [clean(e, TEXT_BYTES["evidence"]) for e in _capped(
+            list(data.requester_evidence), CAPS["requester_evidence"], "requester_evidence", omitted)],
+        "failed_attempts": [_row(c, clean) for c in _capped(list(reversed(attempts)), CAPS["failed_attempts"],
+                                                             "failed_attempts", omitted)],
+        "validation": _capped(rows, CAPS["validation"], "validation", omitted),
+        "validation_summary": _summary(validations),
+        "failures": [_row(c, clean) for c in _capped(other_failures, CAPS["failures"], "failures", omitted)],
+        "obligations": _capped([{k: clean(v, TEXT_BYTES["summary"]) if isinstance(v, str) else v
+                                 for k, v in o.items()} for o in data.obligations],
+                               CAPS["obligations"], "obligations", omitted),
+        "tool_activity": [_row(c, clean) for c in activity],
+        "changed_paths": [clean(p, TEXT_BYTES["argument"]) for p in _capped(changed, CAPS["changed_paths"],
+                                                                            "changed_paths", omitted)],
+        "prior_advice": [{"consultation_id": p.consultation_id, "severity": p.severity,
+                          "summary": clean(p.summary, TEXT_BYTES["advice"])}
+                         for p in _capped(list(data.prior_advice)[::-1], CAPS["prior_advice"], "prior_advice",
+                                          omitted)],
+        "recent_tail": [{"role": a.kind, "seq": a.seq, "text": clean(a.text, TEXT_BYTES["tail"])}
+                        for a in _capped(tail[::-1], CAPS["recent_tail"], "recent_tail", omitted)][::-1],
+        "truncation": {"omitted": omitted},
+    }
+    return packet
+
+
+def _validation_rows(validations: list[Classified], related: Callable[[Classified], bool],
+                     omitted: dict[str, int]) -> list[dict[str, Any]]:
+    """Every row related to the trigger, then at most 3 unrelated failures and 1 success, newest first."""
+    rows = [_validation_row(c, True) for c in reversed(validations) if related(c)]
+    unrelated_failed = [c for c in reversed(validations) if not related(c) and c.outcome == "validation-failure"]
+    unrelated_passed = [c for c in reversed(validations) if not related(c) and c.outcome == "success"]
+    rows += [_validation_row(c, False) for c in _capped(unrelated_failed, CAPS["unrelated_validation_failures"],
+                                                         "validation_failures", omitted)]
+    rows += [_validation_row(c, False) for c in _capped(unrelated_passed, CAPS["unrelated_validation_successes"],
+                                                         "validation_successes", omitted)]
+    return rows
+
+
+def _summary(validations: list[Classified]) -> dict[str, int]:
+    """Counts over every validation run of the task, before any cap."""
+    return {"runs": len(validations),
+            "failed": sum(1 for c in validations if c.outcome == "validation-failure"),
+            "passed": sum(1 for c in validations if c.outcome == "success"),
+            "not_witnessing": sum(1 for c in validations if c.outcome == "success" and not c.witness_eligible),
+            "distinct_checks": len({c.validation_key for c in validations})}
