@@ -124,10 +124,10 @@ def always_succeeds(command: Command, state: ShellState) -> bool:
     if head not in _SUCCEEDING or state.redefines(head) or not quiet_redirects(command.redirects):
         return False
     args = command.words[1:]
-    if any(_FAILING_EXPANSION.search(word.text) for word in args):
-        return False
-    if state.nounset and any(word.value is None for word in args):
-        return False
+    for word in args:
+        if word.value is None and ((state.nounset or "?" in word.text) and (
+                state.nounset or _FAILING_EXPANSION.search(word.text))):
+            return False  # `${X?}` fails; under `set -u` any unset variable does
     if head in ("true", ":", "echo"):
         return True
     if head == "printf":

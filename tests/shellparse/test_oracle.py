@@ -258,17 +258,23 @@ def test_d_check_runs_once_in_its_directory(base: Path, sample: Sample) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+def judged_run(base: Path, sample: Sample) -> tuple[Analysis, list[Run], str]:
+    """Run a class's sample under bash, count it, and hold its verdict to the differential property."""
+    runs = run_shaped(base, sample)
+    analysis = analyze(sample.command)
+    told = describe(sample.command, analysis, runs)
+    assert record(sample, analysis, runs) is None, told
+    return analysis, runs, told
+
+
 @pytest.mark.parametrize("shape", FALSE_WITNESS_SHAPES)
 @CLASS
 @given(data=st.data())
 def test_e_false_witness_classes_never_witness(base: Path, shape: str, data: st.DataObject) -> None:
     """(e) A shape that can fake a pass never witnesses, under either policy, whatever bash does with it."""
     sample = data.draw(false_witness_commands(shape))
-    runs = run_shaped(base, sample)
-    analysis = analyze(sample.command)
-    assert record(sample, analysis, runs) is None, describe(sample.command, analysis, runs)
-    for policy in ("seed", "strict"):
-        assert not analyze(sample.command, policy=policy).witness_eligible, describe(sample.command, analysis, runs)
+    analysis, _, told = judged_run(base, sample)
+    assert not analysis.witness_eligible and not analyze(sample.command, policy="strict").witness_eligible, told
 
 
 @pytest.mark.parametrize("shape", RESIDUAL_SHAPES)
@@ -276,13 +282,9 @@ def test_e_false_witness_classes_never_witness(base: Path, shape: str, data: st.
 @given(data=st.data())
 def test_e_pipefail_that_does_not_reach_is_a_reporting_pipe(base: Path, shape: str, data: st.DataObject) -> None:
     """(e) One pass-through pipe whose pipefail is off is a reporting pipe: bash reports 0 for a failure."""
-    sample = data.draw(residual_commands(shape))
-    runs = run_shaped(base, sample)
-    analysis = analyze(sample.command)
-    assert record(sample, analysis, runs) is None, describe(sample.command, analysis, runs)
-    assert analysis.exit_source == "reporting-pipe", describe(sample.command, analysis, runs)
-    assert not analyze(sample.command, policy="strict").witness_eligible
-    assert statuses(runs) == [0] * len(RUNS), describe(sample.command, analysis, runs)
+    analysis, runs, told = judged_run(base, data.draw(residual_commands(shape)))
+    assert analysis.exit_source == "reporting-pipe" and statuses(runs) == [0] * len(RUNS), told
+    assert not analyze(analysis.command, policy="strict").witness_eligible
 
 
 @pytest.mark.parametrize("shape", UNATTRIBUTED_SHAPES)
@@ -290,13 +292,9 @@ def test_e_pipefail_that_does_not_reach_is_a_reporting_pipe(base: Path, shape: s
 @given(data=st.data())
 def test_e_a_failure_that_may_not_be_the_checks_is_not_claimed(base: Path, shape: str, data: st.DataObject) -> None:
     """(e) `cd missing && check`, `check | head` under pipefail: a 0 is a pass, a failure not claimed as the check's."""
-    sample = data.draw(unattributed_commands(shape))
-    runs = run_shaped(base, sample)
-    analysis = analyze(sample.command)
-    assert record(sample, analysis, runs) is None, describe(sample.command, analysis, runs)
-    assert (analysis.exit_source, analysis.failure_attributable) == ("check", False), \
-        describe(sample.command, analysis, runs)
-    assert statuses(runs) != FOLLOWS, f"bash followed the stub, so the class shows nothing: {sample.command!r}"
+    analysis, runs, told = judged_run(base, data.draw(unattributed_commands(shape)))
+    assert (analysis.exit_source, analysis.failure_attributable) == ("check", False), told
+    assert statuses(runs) != FOLLOWS, f"bash followed the stub, so the class shows nothing: {told}"
 
 
 @pytest.mark.parametrize("shape", HONEST_SHAPES)
@@ -304,14 +302,10 @@ def test_e_a_failure_that_may_not_be_the_checks_is_not_claimed(base: Path, shape
 @given(data=st.data())
 def test_a_honest_classes_witness_and_follow_bash(base: Path, shape: str, data: st.DataObject) -> None:
     """(a) A shape that provably carries the check's status witnesses, and bash follows the stub in every run."""
-    sample = data.draw(honest_commands(shape))
-    runs = run_shaped(base, sample)
-    analysis = analyze(sample.command)
-    assert record(sample, analysis, runs) is None, describe(sample.command, analysis, runs)
-    assert analysis.exit_source == "check" and analysis.witness_eligible, describe(sample.command, analysis, runs)
-    assert analyze(sample.command, policy="strict").witness_eligible
-    if analysis.failure_attributable:
-        assert statuses(runs) == FOLLOWS, describe(sample.command, analysis, runs)
+    analysis, runs, told = judged_run(base, data.draw(honest_commands(shape)))
+    assert analysis.exit_source == "check" and analysis.witness_eligible, told
+    assert analyze(analysis.command, policy="strict").witness_eligible
+    assert not analysis.failure_attributable or statuses(runs) == FOLLOWS, told
 
 
 # --------------------------------------------------------------------------------------------
