@@ -10,9 +10,6 @@ span of the text responsible.
 
 from __future__ import annotations
 
-import hashlib
-import re
-import shlex
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -20,6 +17,7 @@ from ._bash import parse_bash
 from ._commands import update
 from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
 from ._families import mentions
+from ._findings import RANK, Finding, mark_repeated
 from ._identify import Identified, identify
 from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
@@ -28,12 +26,12 @@ from ._position import Before, Consumer, consumer_of, place
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
 from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
-from ._stdin import readers, stdin_script
+from ._stdin import stdin_script
+from ._surroundings import INHERITED, STARTUP_FILES, consumed, inherited, redefined, spliced, waited
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
 from ._wrappers import Nested, Unwrapped, program_name, unwrap
 
 _new = tuple.__new__
-_RANK: dict[ExitSource, int] = {"check": 0, "reporting-pipe": 1, "masked": 2}
 _COMPOUND_NAMES: dict[CommandKind, str] = {
     "if": "`if`", "for": "a loop", "while": "a loop", "until": "a loop", "select": "`select`",
     "case": "`case`", "function": "a function definition", "try": "`try`", "block": "a script block",
@@ -45,55 +43,6 @@ _OPAQUE_NAMES: dict[OpaqueKind, str] = {
     "subexpression": "a subexpression", "script-block": "a script block",
 }
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
-_STARTUP_FILES = (".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zlogin", ".zshrc",
-                  "HOME=", "ZDOTDIR")
-_INHERITED = re.compile(r"(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)[+]?=")
-
-
-class _Finding:
-    """A check found, and the verdict so far as it is judged outwards."""
-
-    __slots__ = ("_key", "_statement", "cmdlet", "directory", "identified", "reasons", "runs", "source", "span",
-                 "unattributed")
-
-    def __init__(self, identified: Identified, span: Span, directory: str | None, runs: bool = True):
-        self.identified = identified
-        self.span = span
-        self.directory = directory
-        self.source: ExitSource = "check"
-        self.reasons: list[Reason] = []
-        self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
-        self.unattributed = False  # a non-zero status may be another command's failure
-        self.runs = runs  # False for a check only named (a function definition's, a redefined name's)
-        self._statement: str | None = None
-        self._key: str | None = None
-
-    def statement(self) -> str:
-        if self._statement is None:
-            self._statement = _statement(self.identified.statement)
-        return self._statement
-
-    def key(self) -> str:
-        """Kind, directory and statement, digested: equal keys are the same check."""
-        if self._key is None:
-            identified = self.identified
-            self._key = hashlib.sha256(f"{identified.kind}\0{self.directory or ''}\0{self.statement()}".encode(
-                "utf-8", "surrogatepass")).hexdigest()[:16]
-        return self._key
-
-    def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False,
-                unattributed: bool = False) -> None:
-        self.unattributed = self.unattributed or unattributed
-        if source == "check":  # keeps the verdict: only the reasons add up
-            self.reasons.extend(reasons)
-            return
-        if self.source == "reporting-pipe" and source == "reporting-pipe":
-            reasons = [*reasons, reason("extra-pipes", reasons[-1].span if reasons else None)]
-            source = "masked"
-        if _RANK[source] > _RANK[self.source]:
-            self.source = source
-            self.cmdlet = cmdlet
-        self.reasons.extend(reasons)
 
 
 class Where(NamedTuple):
@@ -136,7 +85,7 @@ class Analyzer:
     def run(self, script: Script) -> Analysis:
         findings = self.scan(script, ShellState(), self.shell)
         if len(findings) > 1:
-            _repeated(findings)
+            mark_repeated(findings)
         parse_error = script.error
         if parse_error is not None:
             self.effect = UNKNOWN
@@ -145,7 +94,7 @@ class Analyzer:
         checks = (self._check(findings[0]),) if len(findings) == 1 else tuple(map(self._check, findings))
         primary = None
         for check in checks:
-            if primary is None or _RANK[check.exit_source] <= _RANK[primary.exit_source]:
+            if primary is None or RANK[check.exit_source] <= RANK[primary.exit_source]:
                 primary = check
         if primary is None:
             return self._without_check(script, checks)
@@ -165,7 +114,7 @@ class Analyzer:
                         witness_eligible=False, reasons=tuple(reasons), effect=self.effect,
                         parse_error=script.error, checks=checks, expected_negative=self._expected_negative(script))
 
-    def _check(self, finding: _Finding) -> Check:
+    def _check(self, finding: Finding) -> Check:
         identified = finding.identified
         validation = Validation(identified.kind, identified.family, finding.statement(), finding.directory,
                                 finding.key(), finding.span)
@@ -184,7 +133,7 @@ class Analyzer:
 
     # -- scanning -----------------------------------------------------------------------------
 
-    def scan(self, script: Script, env: ShellState, shell: Shell, shared: bool = False) -> list[_Finding]:
+    def scan(self, script: Script, env: ShellState, shell: Shell, shared: bool = False) -> list[Finding]:
         """Findings in ``script``, judged in place. ``shared``: ``env`` is also the shell of what
         follows the script (a `{ …; }` group, `eval`), so its last statement's effects matter."""
         statements = script.statements
@@ -195,7 +144,7 @@ class Analyzer:
                 # A lone command with nothing before, around or after it keeps its own verdict.
                 return self.command(statement.pipeline.commands[0], env, shell)
         ends = _list_ends(statements)
-        findings: list[_Finding] = []
+        findings: list[Finding] = []
         for index, statement in enumerate(statements):
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
@@ -206,16 +155,16 @@ class Analyzer:
             background = statements[end].op == "&"
             alone = len(commands) == 1 and not background
             first = commands[0].words
-            waited = (background or (first and first[0].text == "coproc")) and shell == "bash" \
-                and _waited(statements, index, end, env)
+            waits = (background or (first and first[0].text == "coproc")) and shell == "bash" \
+                and waited(statements, index, end, env)
             ignored = statement.op == "&&" or statement.op == "||" or statement.pipeline.negation is not None
-            where = (HERE if alone else ELSEWHERE) if not waited and not ignored else \
-                Where(alone, bool(waited) and not background, ignored)
+            where = (HERE if alone else ELSEWHERE) if not waits and not ignored else \
+                Where(alone, bool(waits) and not background, ignored)
             for position, command in enumerate(commands):
                 inner = self.command(command, env, shell, where)
                 if inner:
                     verdict = place(self, statements, ends, index, position, before=before, shell=shell, env=env,
-                                    waited=bool(waited))
+                                    waited=bool(waits))
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed)
                     findings.extend(inner)
@@ -223,7 +172,7 @@ class Analyzer:
                 update(env, statements, index, end, shell=shell, text=self.text)
         return findings
 
-    def command(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[_Finding]:
+    def command(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[Finding]:
         for redirect in command.redirects:
             if redirect_writes(redirect):
                 self.effect = MUTATING
@@ -254,7 +203,7 @@ class Analyzer:
         """Whether code in ``span`` may signal the shell (``kill``): then its last statement counts too."""
         return "kill" in self.text[span.start : span.end]
 
-    def scan_here(self, body: Script, env: ShellState, shell: Shell, *, ignored: bool) -> list[_Finding]:
+    def scan_here(self, body: Script, env: ShellState, shell: Shell, *, ignored: bool) -> list[Finding]:
         """Scan code that runs in ``env``'s own shell (a group, a function's body, `eval`)."""
         was = env.errexit_ignored
         env.errexit_ignored = was or ignored
@@ -263,7 +212,7 @@ class Analyzer:
         finally:
             env.errexit_ignored = was
 
-    def compound(self, command: Command, env: ShellState, shell: Shell, *, merge: bool) -> list[_Finding]:
+    def compound(self, command: Command, env: ShellState, shell: Shell, *, merge: bool) -> list[Finding]:
         """A loop, a conditional or a function definition: its checks may run any number of times, or
         not at all; what it does to the shell may or may not happen."""
         assert command.body is not None
@@ -281,7 +230,7 @@ class Analyzer:
                 finding.runs = False  # defining a function runs nothing; its calls are analysed
         return findings
 
-    def path(self, command: Command, path: Path, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
+    def path(self, command: Command, path: Path, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
         """A compound statement that surely runs ``path``: its checks keep their verdicts there."""
         assert command.body is not None
         on_path = set(path.statements)
@@ -298,7 +247,7 @@ class Analyzer:
             findings.extend(others)
         return findings
 
-    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[_Finding]:
+    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[Finding]:
         if opaque.body is None:
             self.effect = combine(self.effect, UNKNOWN)
             return []
@@ -310,7 +259,7 @@ class Analyzer:
             finding.degrade("masked", [reason("inside-substitution", opaque.span, where=where)])
         return findings
 
-    def simple(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[_Finding]:
+    def simple(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[Finding]:
         if not command.words:
             return []
         head = command.words[0].value
@@ -319,7 +268,7 @@ class Analyzer:
             return self.call(command, env, shell, where)
         return self.program(command, env, shell, where)  # an alias (or `hash -p`) may run before the function
 
-    def program(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
+    def program(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
         """A simple command that runs a program, a builtin or a wrapper (not a function)."""
         unwrapped = unwrap(command.words, shell)
         if unwrapped.nested is not None:
@@ -331,7 +280,7 @@ class Analyzer:
         if unwrapped.inert is not None or not argv:
             return []
         if env.positional is not None:
-            argv = _spliced(argv, env.positional)
+            argv = spliced(argv, env.positional)
         identified = identify(argv, shell)
         if identified is None:
             self.effect = combine(self.effect, program_effect(argv, shell))
@@ -339,7 +288,7 @@ class Analyzer:
         if identified.fixes:
             self.effect = MUTATING
         moved = env.dirs or unwrapped.directories or identified.directories
-        finding = _Finding(identified, Span(argv[0].span.start, command.span.end),
+        finding = Finding(identified, Span(argv[0].span.start, command.span.end),
                            _directory(env, unwrapped, identified) if moved else None)
         if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed or env.aliases \
                 or env.functions or unwrapped.background is not None:
@@ -358,7 +307,7 @@ class Analyzer:
         passed = [*command.assignments, *(w for w in command.words if w.span.start < unwrapped.argv[0].span.start)] \
             if unwrapped.wrappers else command.assignments
         for word in passed:  # `BASH_ENV=./x.sh ./run_tests.sh`, `env SHELLOPTS=noexec ./ci.sh`
-            if _INHERITED.match(word.value or word.text):
+            if INHERITED.match(word.value or word.text):
                 source = "masked"
                 reasons.append(reason("early-exit", word.span, "environment", piece=excerpt(text, word.span)))
         for word in unwrapped.wrappers:
@@ -371,12 +320,12 @@ class Analyzer:
             if not (coproc and where.waited):
                 source = "masked"
                 reasons.append(reason("background", background, "coproc" if coproc else "wrapper"))
-        for word in _redefined(unwrapped, env):
+        for word in redefined(unwrapped, env):
             source = "masked"
             reasons.append(reason("shadowed", word.span, piece=program_name(word.value or "")))
         return source, reasons
 
-    def call(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[_Finding]:
+    def call(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
         """A call of a function defined earlier: its body runs here, with the call's arguments."""
         name = command.words[0].value or ""
         # `npm() { …; }; npm test`, `timeout() { :; }; timeout 60 pytest`: the check the words name
@@ -407,8 +356,8 @@ class Analyzer:
         return findings + found
 
     def nested(self, command: Command, unwrapped: Unwrapped, nested: Nested, env: ShellState,
-               shell: Shell, where: Where = HERE) -> list[_Finding]:
-        problem = _inherited(command, unwrapped, self.text)
+               shell: Shell, where: Where = HERE) -> list[Finding]:
+        problem = inherited(command, unwrapped, self.text)
         stdin = nested.stdin
         if stdin:  # `bash <<'EOF' … EOF`: the script is the here-document (or here-string)
             found = stdin_script(command, nested, self.text)
@@ -425,7 +374,7 @@ class Analyzer:
         else:
             findings = self.scan(script, self._child(env, unwrapped, nested), dialect)
         if stdin and problem is None:
-            problem = _consumed(script, findings, self.text)
+            problem = consumed(script, findings, self.text)
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
         for finding in findings:
             reasons = [reason("nested", via.span, piece=str(via.value))]
@@ -463,7 +412,7 @@ class Analyzer:
             child.exported = env.exported
         via = nested.via
         if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and any(
-                name in self.text for name in _STARTUP_FILES)):
+                name in self.text for name in STARTUP_FILES)):
             # `-i` reads ~/.bashrc; a login shell its profile and zsh ~/.zshenv: refused outright for
             # -i, and when this command line names (so may write) one of them or moves HOME
             child.risk = reason("early-exit", via.span, "startup", piece=str(via.value))
@@ -516,15 +465,6 @@ def parse_nested(text: str, positions: list[int], dialect: Shell) -> Script:
     return parse_bash(text, offsets, data=data)
 
 
-def _statement(parts: tuple[str, ...]) -> str:
-    """The argv as a shell would read it back: each word quoted by ``shlex.quote`` as needed."""
-    joined = "".join(parts)
-    if all(parts) and shlex.quote(joined) == joined:
-        # No word is empty or holds a character to quote, so none needs quotes (one test for all).
-        return " ".join(parts)
-    return " ".join(map(shlex.quote, parts))
-
-
 def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:
     return item.span is None, item.span or (0, 0)
 
@@ -533,99 +473,6 @@ def _directory(env: ShellState, unwrapped: Unwrapped, identified: Identified) ->
     """Where the check runs: the shell's directory, then the wrappers' and the check's own options."""
     moves = unwrapped.directories + identified.directories
     return directory(env.dirs + tuple(word_text(word) for word in moves))
-
-
-def _redefined(unwrapped: Unwrapped, env: ShellState) -> list[Word]:
-    """The words of a check's command that may not run what they name: the shell looks up the first
-    one (and the one after the `time` keyword) among functions, aliases, `hash -p` and `enable`;
-    after `command`, `builtin` or `exec` only `hash -p` and `enable` count; a program in front
-    (`timeout`, `env` …) runs the next one itself, past all of them."""
-    found: list[Word] = []
-    if not (env.functions or env.shadowed or env.aliases):
-        return found  # nothing is redefined (the common case)
-    lookup = "shell"
-    for word in (*unwrapped.wrappers, *unwrapped.argv[:1]):
-        name = word.value
-        if name is None or lookup == "none":
-            break
-        if (lookup == "shell" and env.redefines(name)) or (lookup == "path" and name in env.shadowed):
-            found.append(word)
-        if name in ("command", "builtin", "exec"):
-            lookup = "path"
-        elif name != "time":
-            lookup = "none"
-    return found
-
-
-def _repeated(findings: list[_Finding]) -> None:
-    """A check that runs again after an earlier run of itself (`pytest; pytest`, `f; f`): a pass
-    there hides the earlier run's failure, as a retry does."""
-    seen: dict[str, _Finding] = {}
-    for finding in findings:
-        if not finding.runs:
-            continue
-        key = finding.key()
-        earlier = seen.get(key)
-        if earlier is not None:
-            finding.degrade("masked", [reason("repeated", earlier.span, piece=earlier.statement())])
-        seen.setdefault(key, finding)
-
-
-def _waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellState) -> bool:
-    """``check & wait $!`` (or ``wait %N`` for its job), ``coproc check; wait $COPROC_PID``: the
-    statement after the check's list waits for it and returns its status."""
-    background = statements[end].op == "&"
-    coproc = not background and index == end and _is_coproc(statements[index])
-    if not (background or coproc) or end + 1 >= len(statements):
-        return False
-    wait = statements[end + 1].pipeline
-    if len(wait.commands) != 1 or wait.negation is not None:
-        return False
-    command = wait.commands[0]
-    if command.kind != "simple" or len(command.words) != 2 or command.words[0].value != "wait" \
-            or env.redefines("wait") or command.redirects:
-        return False
-    target = command.words[1].text.strip('"')
-    if target in (("$COPROC_PID", "${COPROC_PID}") if coproc else ("$!", "${!}", "%%", "%+")):
-        return True
-    return target == f"%{env.jobs + 1}" and env.jobs >= 0
-
-
-def _is_coproc(statement: Statement) -> bool:
-    commands = statement.pipeline.commands
-    return len(commands) == 1 and commands[0].kind == "simple" and bool(commands[0].words) \
-        and commands[0].words[0].text == "coproc" and statement.pipeline.negation is None
-
-
-def _spliced(argv: tuple[Word, ...], positional: tuple[Word, ...]) -> tuple[Word, ...]:
-    """A function body's ``"$@"`` replaced by the call's arguments."""
-    if not any(word.text in ('"$@"', "$@", '"${@}"') for word in argv):
-        return argv
-    out: list[Word] = []
-    for word in argv:
-        out.extend(positional if word.text in ('"$@"', "$@", '"${@}"') else (word,))
-    return tuple(out)
-
-
-def _inherited(command: Command, unwrapped: Unwrapped, text: str) -> Reason | None:
-    """``BASH_ENV=./x.sh bash -c …``, ``env SHELLOPTS=… bash``: the child shell starts by running
-    something else."""
-    shell = unwrapped.nested.via if unwrapped.nested is not None else None
-    words = [*command.assignments, *(w for w in command.words if shell is None or w.span.start < shell.span.start)]
-    for word in words:
-        if _INHERITED.match(word.value or word.text):
-            return reason("early-exit", word.span, "environment", piece=excerpt(text, word.span))
-    return None
-
-
-def _consumed(script: Script, findings: list[_Finding], text: str) -> Reason | None:
-    """A command of a script read from standard input, other than the check itself, that may read
-    the rest of the script from there."""
-    own = [finding.span for finding in findings]
-    for command in readers(script):
-        if not any(command.span.start <= span.start and span.end <= command.span.end for span in own):
-            return reason("stdin-script", command.span, "consumed", piece=excerpt(text, command.span))
-    return None
 
 
 def _list_ends(statements: tuple[Statement, ...]) -> list[int]:

@@ -101,7 +101,7 @@ from tests.shellparse.oracle_sandbox import (
 pytestmark = pytest.mark.slow
 
 ORACLE = settings(max_examples=80, deadline=None)
-CLASS = settings(max_examples=30, deadline=None)
+CLASS = settings(max_examples=40, deadline=None)
 """Generated cases per exit-attribution class."""
 SIGPIPE_LINES = 50_000
 """Lines the stub prints for the SIGPIPE class: far more than a pipe holds."""
