@@ -232,6 +232,8 @@ def _list_after(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statemen
         verdict.mask(reason("or-chain", after, "right", piece=piece))
     elif shell == "bash" and _succeed(statements, index, end, env):
         verdict.keep(reason("always-succeeds", after, piece=piece))
+        if any(statements[later].pipeline.commands[0].words[0].value == "popd" for later in range(index + 1, end + 1)):
+            verdict.unattributed = True  # `popd` fails when the `pushd` before did: a failure may be its own
     else:
         verdict.mask(reason("post-check-command", after, piece=piece))
     return False, None

@@ -268,6 +268,7 @@ def test_a_retry_or_a_path_that_may_skip_the_check_masks(command: str) -> None:
     ("cd missing || exit 1; pytest", False), ("set -e; cd missing; pytest", False), ("set -e; pytest", True),
     ("if [ -d sub ]; then pytest; else exit 1; fi", False), ("set -o pipefail; pytest | head -5", False),
     ("pytest | head -1; exit ${PIPESTATUS[0]}", False), ("pytest | tail -5", False), ("pytest || true", False),
+    ("pushd sub; pytest && popd", False), ("pytest && echo ok", True),
 ])
 def test_a_failure_is_the_checks_only_when_nothing_else_can_fail_first(command: str, attributable: bool) -> None:
     """`failure_attributable` is false wherever the check may not have run, or a pass can die of SIGPIPE."""
