@@ -71,6 +71,18 @@ FALSE_WITNESS: dict[str, tuple[str, ...]] = {
         "printf 'exit 0\\n' > .bashrc; bash -i -c {q}", "printf 'exit 0\\n' > .bash_profile; bash -lc {q}",
         "HOME=. bash -l -c {q}",
         "env BASHOPTS=expand_aliases bash -c {qa}",
+        "shopt -s expand_aliases; declare -A BASH_ALIASES=([{p}]=true)\n{c}",
+        "declare -A BASH_CMDS=([{p}]=/bin/true); {c}",
+    ),
+    # The saved status overwritten between saving and re-raising it, by arithmetic a variable's
+    # value steers, a reference, or a builtin that assigns the name it is given.
+    "status-overwritten": (
+        "{c}; rc=$?; test -v rc[rc=0]; exit $rc", "{c}; rc=$?; a[rc=0]=1; exit $rc",
+        "{c}; rc=$?; echo ${{a[rc=0]}}; exit $rc", "y='rc=0'; {c}; rc=$?; echo ${{a[y]}}; exit $rc",
+        "y='rc=0'; {c}; rc=$?; x=abc; echo ${{x:y}}; exit $rc", "y='rc=0'; {c}; rc=$?; echo $((y)); exit $rc",
+        "declare -n r=rc; {c}; rc=$?; r=0; exit $rc", "declare -i x; {c}; rc=$?; x=rc=0; exit $rc",
+        "{c}; rc=$?; [[ rc=0 -eq 0 ]]; exit $rc", "y='rc=0'; {c}; rc=$?; [[ $y -eq 0 ]]; exit $rc",
+        "{c}; rc=$?; a=([rc=0]=1); exit $rc", "rc=0; {c} || rc=$?; sleep 0 & wait -p rc $!; exit $rc",
     ),
     # Statements that can end the script, or run code that cannot be read, before the check.
     "unseen-end": (

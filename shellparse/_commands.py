@@ -174,9 +174,11 @@ def _assignments(state: ShellState, command: Command, text: str) -> None:
 
 def _named(state: ShellState, command: Command, args: tuple[Word, ...], text: str) -> None:
     """``export BASH_ENV=…``, ``read SHELLOPTS``: a builtin that sets a variable child shells act on
-    (or ``IFS``, which can split an unquoted ``exit $rc`` away)."""
+    (or ``IFS``, which can split an unquoted ``exit $rc`` away, or the alias and command tables)."""
     if any("IFS" in word.text for word in args):
         state.ifs_changed = True
+    if any("BASH_ALIASES" in word.text or "BASH_CMDS" in word.text for word in args):
+        state.shadow({"*"})  # `declare -A BASH_ALIASES=([pytest]=true)`, `read -a BASH_CMDS`: any name
     for word in args:
         if word.text[:1] in _INHERITED_STARTS and word.text.lstrip("'\"").startswith(_INHERITED_NAMES) \
                 and _INHERITED.search(word.text):

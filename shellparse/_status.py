@@ -31,8 +31,15 @@ _QUIET_BUILTINS = frozenset({
     "export", "readonly", "declare", "typeset", "local", "unset", "wait", "jobs", "set", "command", "shopt", "umask",
 })
 _IFS = frozenset({"IFS"})
+# Arithmetic that a variable's *value* can steer (`y='rc=0'; echo ${a[y]}` assigns `rc`): a subscript
+# that is not a literal index, `$((…))`, `$[…]`, a substring offset `${x:y}`.
+_ARITHMETIC = re.compile(r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\$\{[#!]?\w+:(?![-=?+])(?!\d+(?::\d+)?\})")
+# `declare -n r=rc` (a reference: `r=0` then assigns `rc`) and `declare -i x` (`x=rc=0` is arithmetic).
+_COMPARED = re.compile(r"(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)")
+"""``[[ A -eq B ]]`` evaluates both operands as arithmetic (``[ … ]`` does not)."""
+_ATTRIBUTES = re.compile(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)\s+(?:[^\s;&|]+\s+)*?[-+]\w*[nilaA]")
 _SUCCEEDING = frozenset({"true", ":", "echo", "printf", "exit", "popd"})
-_NAMING_BUILTINS = frozenset({"export", "readonly", "declare", "typeset", "local", "unset", "hash", "command"})
+_NAMING_BUILTINS = frozenset({"export", "readonly", "declare", "typeset", "local", "unset", "hash", "command", "wait"})
 Exit = Literal["last", "pipestatus", "variable", "zero", "code"]
 
 
@@ -144,7 +151,10 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     shell nor change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the
     status)."""
     saved = saved | _IFS  # a changed IFS can split an unquoted `$rc` away
-    if _touches(text[command.span.start : command.span.end], saved):
+    piece = text[command.span.start : command.span.end]
+    if _touches(piece, saved) or _ARITHMETIC.search(piece) or _ATTRIBUTES.search(text):
+        return False
+    if "[[" in piece and not _plain_comparisons(piece, saved):
         return False
     kind = command.kind
     if kind in ("if", "for", "case", "group", "subshell"):
@@ -173,6 +183,17 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in command.words[1:]):
         return False
     return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in command.words[1:])
+
+
+def _plain_comparisons(text: str, saved: frozenset[str]) -> bool:
+    """Every arithmetic comparison of ``[[ … ]]`` in ``text`` compares literal numbers or the saved
+    status itself (``[[ $rc -ne 0 ]]``): another operand is evaluated, and may assign (``rc=0``)."""
+    for pair in _COMPARED.findall(text):
+        for operand in pair:
+            match = _VARIABLE.match(operand)
+            if not (operand.lstrip("-").isdigit() or (match and (match.group(1) or match.group(2)) in saved)):
+                return False
+    return True
 
 
 def _quiet_opaque(command: Command) -> bool:
