@@ -58,7 +58,7 @@ class Where(NamedTuple):
 
 HERE = Where()
 ELSEWHERE = Where(here=False)
-_CALLS = 256  # function calls followed per analysis: a bound on `f() { g; g; }; g() { h; h; }; …`
+_CALLS = 64  # function calls followed per analysis: a bound on `f() { g; g; }; g() { h; h; }; …`
 
 
 class Analyzer:
