@@ -1,8 +1,10 @@
 """The advisor: a reviewer-model consultation pipeline built on ``shellparse`` and
 ``obligations``, the host layer, and the ``witness`` command line.
 
+- :mod:`advisor.ledger` — a session compiled into the advisor's request (prefix-stable, incremental);
 - :class:`AdvisorHost` — the advisor inside a multi-agent host (:mod:`advisor.orchestration`);
-- :mod:`advisor.consult` and :mod:`advisor.models` — the consultation loop and the model clients;
+- :mod:`advisor.consult` and :mod:`advisor.models` — the consultation loop, its read-only tools, the
+  verdict line, the log, and the model clients (``openai``, ``anthropic``, a scripted test double);
 - :mod:`advisor.openai_agents` — the OpenAI Agents SDK driving an ``AdvisorHost`` (the ``agents`` extra);
 - :mod:`advisor.cli` — the ``witness`` command (``main``) and its click group (``cli``);
 - :mod:`advisor.hosts` — Claude Code's and Codex's hook wire formats and the Stop-hook logic;

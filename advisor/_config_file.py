@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from advisor._home import witness_home
 from advisor.errors import ConfigError
@@ -40,6 +41,22 @@ def read_section(name: str, path: Path | None = None) -> dict[str, Any]:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [{name}] must be a table")
     return table
+
+
+Settings = TypeVar("Settings", bound=BaseModel)
+
+
+def load_table(model: type[Settings], name: str, flags: Mapping[str, Any] | None, path: Path | None,
+               what: str) -> Settings:
+    """``model`` from ``flags`` (``None`` values ignored) over the ``[name]`` table of the config file;
+    a :class:`~advisor.errors.ConfigError` naming ``what``, the table and the file when it is wrong."""
+    path = path or config_path()
+    settings = dict(read_section(name, path))
+    settings.update({key: value for key, value in (flags or {}).items() if value is not None})
+    try:
+        return model.model_validate(settings)
+    except ValidationError as error:
+        raise ConfigError(describe(error, f"{what} (flags, [{name}] in {path})")) from None
 
 
 def describe(error: ValidationError, where: str) -> str:

@@ -16,6 +16,8 @@
     │                                               the verdict rules
     ├── WorkspaceError(AdvisorError, ValueError)    the workspace given to the investigation tools
     │                                               is not a directory
+    ├── LedgerTooLarge(AdvisorError, ValueError)    even trimmed, the ledger exceeds its token
+    │                                               budget: the consultation is skipped
     ├── ConsultationNotFound(AdvisorError, LookupError)
     │                                               no consultation in the log has that id (or
     │                                               the prefix names several)
@@ -31,7 +33,17 @@
     │   │                                           (or with a foreign message in its batch)
     │   └── ToolNotPermitted(OrchestrationError, PermissionError)
     │                                               an advisor tool outside its ceiling
-    └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out
+    └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out;
+        │                                           each carries its HTTP status and error code
+        ├── BadRequest(GatewayError, ValueError)    the client's fault: malformed JSON, unknown
+        │                                           tool types, bad advisor parameters (400),
+        │                                           no or wrong key (401), too large (413)
+        └── UpstreamFailed(GatewayError, ConnectionError)
+            │                                       the upstream provider failed or refused the
+            │                                       gateway (502), rate-limited it (429), or the
+            │                                       server-tool loop ran past its bounds (502)
+            └── UpstreamTimeout(UpstreamFailed, TimeoutError)
+                                                    the upstream did not answer in time (504)
 
 Each class also subclasses its natural standard-library base, so callers that only know the
 standard library (``except ValueError``) still catch what they mean. Modules that add an
@@ -42,10 +54,12 @@ from __future__ import annotations
 
 __all__ = [
     "AdvisorError",
+    "BadRequest",
     "BudgetExceeded",
     "ConfigError",
     "ConsultationNotFound",
     "GatewayError",
+    "LedgerTooLarge",
     "ModelError",
     "ModelRefused",
     "ModelUnavailable",
@@ -54,6 +68,8 @@ __all__ = [
     "StepRefused",
     "ToolNotPermitted",
     "UnknownAgent",
+    "UpstreamFailed",
+    "UpstreamTimeout",
     "VerdictError",
     "WorkspaceError",
 ]
@@ -93,6 +109,11 @@ class WorkspaceError(AdvisorError, ValueError):
     """The workspace the investigation tools are confined to is not a directory."""
 
 
+class LedgerTooLarge(AdvisorError, ValueError):
+    """Even with every earlier block left out and the verbatim tail cut down, the request exceeds its
+    token budget: the task and the most recent work alone are too large to consult on."""
+
+
 class ConsultationNotFound(AdvisorError, LookupError):
     """No consultation in the log has the id asked for, or the prefix given names several."""
 
@@ -124,4 +145,52 @@ class ToolNotPermitted(OrchestrationError, PermissionError):
 
 
 class GatewayError(AdvisorError, RuntimeError):
-    """``witness serve`` cannot carry out a request (the client's or the upstream's fault)."""
+    """``witness serve`` cannot carry out a request (the client's or the upstream's fault).
+
+    The gateway answers it as an OpenAI-style error object with :attr:`status`::
+
+        {"error": {"message": ..., "type": ..., "param": ..., "code": ...}}
+    """
+
+    status: int = 500
+    """The HTTP status the gateway answers with."""
+    kind: str = "server_error"
+    """The error object's ``type``."""
+
+    def __init__(self, message: str, *, code: str, status: int | None = None, param: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        """What went wrong, for the client."""
+        self.code = code
+        """The error object's ``code``: one word a program can act on."""
+        self.param = param
+        """The request field at fault, when there is one."""
+        self.headers = dict(headers or {})
+        """Headers to send with the answer (``retry-after`` of a rate limit)."""
+        if status is not None:
+            self.status = status
+
+    def body(self) -> dict[str, dict[str, str | None]]:
+        """The OpenAI-style error object."""
+        return {"error": {"message": self.message, "type": self.kind, "param": self.param, "code": self.code}}
+
+
+class BadRequest(GatewayError, ValueError):
+    """The client's request cannot be carried out as sent (400, or 401/413 where it says so)."""
+
+    status = 400
+    kind = "invalid_request_error"
+
+
+class UpstreamFailed(GatewayError, ConnectionError):
+    """The upstream provider failed, refused the gateway's key, or rate-limited it (502 or 429)."""
+
+    status = 502
+    kind = "upstream_error"
+
+
+class UpstreamTimeout(UpstreamFailed, TimeoutError):
+    """The upstream provider did not answer in time (504)."""
+
+    status = 504

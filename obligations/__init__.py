@@ -18,6 +18,7 @@ the transcript readers in ``obligations.sources``); everything else lives in pri
 
 from ._answers import AgentInfo, ClaimResult, ReviewTicket, Task
 from ._audit import audit
+from ._calls import shell_command
 from ._config import (
     DEFAULT_DELEGATION_TOOLS,
     DEFAULT_EDIT_TOOLS,
@@ -29,13 +30,15 @@ from ._config import (
     EscalationConfig,
     TrackerConfig,
 )
+from ._consultations import ADVISOR_TOOLS, is_advisor_tool
 from ._escalation import Decision, Signal
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage, Claim
 from ._events._base import BaseEvent
-from ._events._compaction import Compaction
+from ._events._compaction import Compaction, SummaryKind
 from ._events._host_message import HostMessage
+from ._events._tool_catalogue import ToolCatalogue, ToolInfo
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import DiscriminatedEvent, Event, event_from_dict, event_from_json
@@ -44,7 +47,7 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._notices import Notice
 from ._outcomes import ERROR_CODES, classify
-from ._redact import redact
+from ._redact import REDACTION_KINDS, RedactionKind, redact
 from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
 from ._tracker import Tracker
 from ._vocabulary import (
@@ -84,6 +87,7 @@ from .errors import (
 )
 
 __all__ = [
+    "ADVISOR_TOOLS",
     "AGENT_ROLES",
     "CHANGES",
     "DEFAULT_DELEGATION_TOOLS",
@@ -99,6 +103,7 @@ __all__ = [
     "ITEM_STATES",
     "NO_RECORD",
     "OUTCOMES",
+    "REDACTION_KINDS",
     "REMINDER_BUDGET",
     "TRANSCRIPT_FORMATS",
     "AgentDisposed",
@@ -136,6 +141,7 @@ __all__ = [
     "NoticeKind",
     "ObligationsError",
     "Outcome",
+    "RedactionKind",
     "Reopening",
     "Resolution",
     "ResolutionKind",
@@ -147,9 +153,12 @@ __all__ = [
     "SkippedLine",
     "SnapshotError",
     "SnapshotVersionError",
+    "SummaryKind",
     "Task",
+    "ToolCatalogue",
     "ToolCompleted",
     "ToolDispatched",
+    "ToolInfo",
     "Tracker",
     "TrackerConfig",
     "TranscriptFormat",
@@ -164,7 +173,9 @@ __all__ = [
     "event_from_dict",
     "event_from_json",
     "fingerprint",
+    "is_advisor_tool",
     "normalize",
     "redact",
     "release_message",
+    "shell_command",
 ]

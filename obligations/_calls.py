@@ -15,11 +15,13 @@ from typing import Any
 import shellparse
 
 from ._config import DEFAULT_PWSH_TOOLS, TrackerConfig
+from ._consultations import advisor_named
 from ._vocabulary import CallKind
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
 _PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file", "filename", "file")
 _SHELL_PROGRAMS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
+_DEFAULT = TrackerConfig()
 """Programs whose ``-c`` argument is the command line, in an argv such as ``["bash", "-lc", "npm test"]``."""
 
 
@@ -49,13 +51,13 @@ class Call:
 def interpret(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None, config: TrackerConfig) -> Call:
     """Interpret a call of ``tool`` with ``arguments``."""
     name = tool.lower()
-    if name in config.ignored_tools:
+    if name in config.ignored_tools or advisor_named(name):
         return Call(tool, "ignored", None, None, False, ())
     if name in config.shell_tools:
         command = _command(arguments)
         if command is None:
             return Call(tool, "shell", None, None, True, ())
-        dialect: shellparse.Shell = shell or ("pwsh" if name in DEFAULT_PWSH_TOOLS else "bash")
+        dialect = _dialect(name, shell)
         analysis = shellparse.analyze(command, dialect, config.policy, max_chars=config.max_command_chars)
         return Call(tool, "shell", command, analysis, analysis.effect != "read-only", ())
     if name in config.read_only_tools:
@@ -63,6 +65,21 @@ def interpret(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | No
     if name in config.edit_tools:
         return Call(tool, "edit", None, None, True, _targets(arguments))
     return Call(tool, "other", None, None, True, _targets(arguments))
+
+
+def shell_command(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None = None,
+                  config: TrackerConfig | None = None) -> tuple[str, shellparse.Shell] | None:
+    """The command line a call of a shell tool runs and its dialect, as the tracker reads it;
+    ``None`` for a call of any other tool, or one without a command."""
+    name = tool.lower()
+    if name not in (config or _DEFAULT).shell_tools:
+        return None
+    command = _command(arguments)
+    return None if command is None else (command, _dialect(name, shell))
+
+
+def _dialect(name: str, shell: shellparse.Shell | None) -> shellparse.Shell:
+    return shell or ("pwsh" if name in DEFAULT_PWSH_TOOLS else "bash")
 
 
 def _command(arguments: dict[str, Any]) -> str | None:

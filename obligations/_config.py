@@ -28,6 +28,9 @@ DEFAULT_READ_ONLY_TOOLS = frozenset({
     "list_mcp_resources", "read_mcp_resource", "listmcpresourcestool", "readmcpresourcetool", "notebookread",
     "exitplanmode", "enterplanmode", "askuserquestion", "bashoutput", "taskoutput", "skill", "slashcommand",
     "tool_search", "tool_search_call", "wait_agent", "list_agents", "get_agent_status",
+    # Claude Code's deferred-tool search and task list; Codex's terminal reader, question and web search
+    "toolsearch", "taskcreate", "taskupdate", "tasklist", "taskget", "read_thread_terminal", "request_user_input",
+    "web__run",
 })
 """Tools that never change the workspace."""
 DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete",
@@ -35,7 +38,8 @@ DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "a
                                 "write_file", "edit_file", "create_file"})
 """Tools that edit files (their path arguments are their targets)."""
 DEFAULT_DELEGATION_TOOLS = frozenset({"task", "agent", "subagent", "spawn_agent", "dispatch_agent", "close_agent",
-                                      "send_input", "killshell", "killbash", "taskstop", "write_stdin"})
+                                      "send_input", "killshell", "killbash", "taskstop", "write_stdin",
+                                      "send_message", "followup_task"})
 """Delegation and process control: the delegate's own calls are counted where they happen, and
 stopping a background process (``KillShell``) or a worker edits nothing."""
 DEFAULT_INTERNAL_TOOLS = frozenset({"consult_advisor", "advisor_verdict", "advisor_obligation",

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, computed_field
 
-from shellparse import CheckKind
+from shellparse import CheckKind, Selection
 
 from . import _wording
 from ._vocabulary import Change, DispositionKind, ItemKind, ItemState, ResolutionKind
@@ -62,7 +62,12 @@ class Resolution(BaseModel):
     tick: int
     """When that pass completed."""
     kind: ResolutionKind
-    """``reverified``, or ``reverified-and-corrected`` for a claim corrected before its witness."""
+    """``reverified``, ``reverified-and-corrected`` for a claim corrected before its witness, or
+    ``reverified-later`` for a genuine pass in a later task."""
+    check: str | None = None
+    """The check that witnessed it, as it ran (``go test ./...`` for a failure of ``go test ./pkg``)."""
+    covering: bool = False
+    """The witness is a wider run whose selection covers the failed one's (not the same check)."""
     command: str | None = None
     """The witness's command line, as the agent ran it."""
 
@@ -112,15 +117,21 @@ class Item(BaseModel):
     task: int
     """The agent's task: the tick at which it began."""
     key: str | None
-    """The check's validation key (``None`` for a claim not yet bound to a check)."""
+    """The check's key wherever it runs (``Validation.check_key``; ``None`` for a claim not yet
+    bound to a check)."""
     cwd: str | None
-    """The directory the check ran in, as the host reported it."""
+    """The place the check ran in: the host's working directory joined with the directory the
+    command moved into (``cd api && npm test`` in ``/repo`` ran in ``/repo/api``), normalised."""
     check: str | None
     """The check's statement (``npm test``)."""
     check_kind: CheckKind | None
     """``test``, ``lint``, ``typecheck`` or ``build``."""
     family: str | None
     """The check's family (``npm-script``, ``pytest`` …)."""
+    selection: Selection | None = None
+    """For a test run, which tests it selected: a genuine pass that covers it witnesses the item."""
+    failed_by: str | None = None
+    """The worker whose run failed last, when a worker's did (the root inherits its obligation)."""
     claim_id: str | None
     """For a claim, the host's identifier of it."""
     summary: str
@@ -143,6 +154,8 @@ class Item(BaseModel):
     """For a claim, its latest correction."""
     resolution: Resolution | None = None
     """How it was closed, while it is resolved."""
+    undone: Resolution | None = None
+    """The witness a later potential edit undid, while the item is open again after it."""
     last_attempt: Attempt | None = None
     """The last run that reported success but did not witness it, and why."""
     reminded_revision: int = 0

@@ -2,7 +2,8 @@
 
 Structured exclusions come first (a denied, cancelled, timed-out or broken call says nothing
 about the code), then a lone probe's "no" (``grep`` finding nothing), then failures — keyed to a
-check or not — and success. A success without an exit code is never a pass.
+check when the status is a check's own (126 and 127 from its own program mean it never ran:
+:data:`NOT_RUN_EXITS`) — and success. A success without an exit code is never a pass.
 
 A structured error code is looked up, never searched: :data:`ERROR_CODES` is the table of the
 codes hosts and the transcript readers use, each with the outcome it means. Hosts' error
@@ -87,6 +88,19 @@ _MESSAGES: tuple[tuple[ExcludedOutcome, re.Pattern[str]], ...] = (
 )
 
 
+NOT_RUN_EXITS: dict[int, str] = {
+    126: "the check's program was found but could not be executed",
+    127: "the check's program was not found",
+}
+"""Exit statuses of a check's own program that mean it never ran (the shell's own codes): a
+tool-infrastructure outcome, neither a failure nor a pass."""
+
+
+SIGPIPE = 141
+"""The status of a command killed by SIGPIPE: a check behind ``| head`` under pipefail dies of it when
+``head`` stops reading, whether it would have passed or not."""
+
+
 def outcome_of_code(error_code: str) -> ExcludedOutcome | None:
     """What a structured error code means (see :data:`ERROR_CODES`), or ``None`` for a code it does not list."""
     return ERROR_CODES.get(error_code.strip().lower().replace("-", "_").replace(" ", "_"))
@@ -107,6 +121,11 @@ def classify(call: Call | None, exit_code: int | None, is_error: bool, error_cod
     analysis = call.analysis if call is not None else None
     if failed and exit_code == 1 and analysis is not None and analysis.expected_negative:
         return "expected-negative"
-    if failed:
-        return "validation-failure" if analysis is not None and analysis.validation is not None else "unknown-failure"
-    return "success"
+    if not failed:
+        return "success"
+    # A failure is a check's only when its exit status is the check's own (its output may still
+    # show one: the tracker judges each check with the output, see _judgements).
+    owned = analysis is not None and any(check.failure_eligible for check in analysis.checks)
+    if owned and exit_code in NOT_RUN_EXITS:
+        return "tool-infrastructure-error"
+    return "validation-failure" if owned else "unknown-failure"

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 
 from shellparse import CheckKind
 
-from ._items import Attempt, Correction, Disposition, Item
+from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._vocabulary import ItemKind, ItemState, TranscriptFormat
 
 _FROZEN = ConfigDict(extra="ignore", frozen=True)
@@ -33,7 +33,12 @@ class EndedTask(BaseModel):
     ended_tick: int
     """The tick at which it ended."""
     unresolved: tuple[Item, ...]
-    """Its items still open when it ended."""
+    """Its items still open when it ended (as the tracker reads it, those a genuine pass in a
+    later task has since resolved are in ``resolved_later`` instead)."""
+    resolved: tuple[Item, ...] = ()
+    """Its items resolved by a witness before it ended."""
+    resolved_later: tuple[Item, ...] = ()
+    """Its items left unresolved when it ended and resolved by a genuine pass in a later task."""
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON."""
@@ -54,6 +59,13 @@ class WitnessRef(BaseModel):
     """Its tool call."""
     at: str | None
     """Where its result was read from (``session.jsonl:14``), if known."""
+    check: str | None = None
+    """The check it ran (a wider run than the failed one when ``covering``)."""
+    covering: bool = False
+    """A wider run whose selection covers the failed one's witnessed it (``go test ./...`` for a
+    failure of ``go test ./pkg -run TestX``)."""
+    later: bool = False
+    """It ran in a later task: the obligation was left unresolved when the user moved on."""
     command: str | None = None
     """Its command line."""
 
@@ -69,6 +81,8 @@ class Reopening(BaseModel):
     """Where it was read from, if known."""
     detail: str
     """What happened, in a line."""
+    witness: WitnessRef | None = None
+    """The witness it undid."""
 
 
 class ItemReport(BaseModel):
@@ -88,6 +102,8 @@ class ItemReport(BaseModel):
     """For a claim, the host's identifier of it."""
     cwd: str | None
     """Where the check ran."""
+    failed_by: str | None = None
+    """The worker whose run failed, when a worker's did (its root inherited the obligation)."""
     state: ItemState
     """``open`` or ``resolved``."""
     summary: str
@@ -121,16 +137,28 @@ class ItemReport(BaseModel):
         reopened = last if last is not None and last.change == "reopened" and item.state == "open" else None
         return cls(
             id=item.id, kind=item.kind, check=item.check, check_kind=item.check_kind,
-            claim_id=item.claim_id if item.kind == "claim-contradicted" else None, cwd=item.cwd, state=item.state,
+            claim_id=item.claim_id if item.kind == "claim-contradicted" else None, cwd=item.cwd,
+            failed_by=item.failed_by, state=item.state,
             summary=item.summary, failures=item.repeat_count, first_failed_at=first.origin if first else None,
             last_failed_at=failures[-1].origin if failures else None, last_attempt=item.last_attempt,
-            witness=WitnessRef(call_id=witness.call_id, at=witness.origin,
-                               command=item.resolution.command if item.resolution else None)
-            if witness is not None and item.state == "resolved" else None,
-            reopened=Reopening(call_id=reopened.call_id, at=reopened.origin, detail=reopened.detail)
-            if reopened is not None else None,
+            witness=_witness(item.resolution, witness) if witness is not None and item.state == "resolved" else None,
+            reopened=_reopening(item, reopened) if reopened is not None else None,
             disposition=item.disposition, correction=item.correction, closes_by=item.closes_by,
         )
+
+
+def _reopening(item: Item, transition: Transition) -> Reopening:
+    undone = next((t for t in reversed(item.history) if t.change == "resolved"), None)
+    witness = _witness(item.undone, undone) if undone is not None and item.undone is not None else None
+    return Reopening(call_id=transition.call_id, at=transition.origin, detail=transition.detail, witness=witness)
+
+
+def _witness(resolution: Resolution | None, transition: Transition) -> WitnessRef:
+    return WitnessRef(call_id=transition.call_id, at=transition.origin,
+                      check=resolution.check if resolution is not None else None,
+                      covering=resolution.covering if resolution is not None else False,
+                      later=resolution is not None and resolution.kind == "reverified-later",
+                      command=resolution.command if resolution is not None else None)
 
 
 class SkippedLine(BaseModel):
@@ -167,6 +195,11 @@ class SessionAudit(BaseModel):
     """Corrupt or truncated lines skipped."""
     skipped_examples: tuple[SkippedLine, ...] = ()
     """Some of them."""
+    without_exit_code: int = 0
+    """Shell results that carried no exit code (Codex code mode records none): none of them can
+    be a pass, whatever their output says."""
+    abandoned: int = 0
+    """Entries on branches the session abandoned (rewound prompts, a Pi tree's other branches), not replayed."""
     read_error: str | None = None
     """Why reading stopped before the end of the file, if it did: the report covers only the
     lines read, and an obligation it shows open may have been closed further on."""
@@ -177,7 +210,8 @@ class SessionAudit(BaseModel):
     earlier: tuple[ItemReport, ...] = ()
     """Obligations left unresolved when a later task began."""
     resolved: tuple[ItemReport, ...] = ()
-    """Obligations closed by a witness."""
+    """Obligations closed by a witness: in the task they were opened in (the current one or an
+    earlier one), or later (``witness.later``), by a genuine pass in a task after theirs."""
 
     @computed_field  # type: ignore[prop-decorator]
     @property

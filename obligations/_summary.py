@@ -7,25 +7,53 @@ last non-blank line, found from the end.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import shellparse
 
-from ._redact import redact
+from ._redact import redact_line as redact
+
+if TYPE_CHECKING:
+    from ._events._tool_completed import ToolCompleted
+    from ._judgements import Judgement
 
 _TAIL = 4096
 """Characters read from the end at first when looking for the last line; doubled while they hold
 no complete non-blank line."""
 
 
-def failure_summary(family: str, exit_code: int | None, output: str, error_message: str | None,
-                    refuted: str | None) -> str:
-    """What an item says about a failure of a check of ``family`` (redacted). ``refuted`` is the
-    evidence line of a reported pass that its output refuted."""
+def failure_summary(check: str | shellparse.Validation, exit_code: int | None, output: str,
+                    error_message: str | None, refuted: str | None) -> str:
+    """What an item says about a failure of ``check`` (a validation, or a family) (redacted).
+    ``refuted`` is the evidence line of a reported pass that its output refuted."""
     if refuted is not None:
         return redact(f"reported exit 0, but its output shows a failure: {refuted}")
-    evidence = shellparse.failure_evidence(family, output)
+    evidence = shellparse.failure_evidence(check, output)
     detail = evidence or last_line(error_message or output)
     status = f"exited {exit_code}" if exit_code is not None else "failed"
     return redact(f"{status}: {detail}" if detail else status)
+
+
+def judged_summary(judgement: Judgement, event: ToolCompleted) -> str:
+    """What an item says about a failure a completed command showed (redacted)."""
+    check, evidence = judgement.check, judgement.evidence
+    validation = check.validation
+    if evidence is None or (check.failure_eligible and event.exit_code not in (0, None)):
+        # Its own failing status (or the host's error flag without an exit code).
+        return failure_summary(validation, event.exit_code, event.output or "", event.error_message, None)
+    if event.exit_code == 0:
+        return failure_summary(validation, 0, "", None, evidence)
+    if event.exit_code is None:
+        return redact(f"no exit code was reported, but its output shows a failure: {evidence}")
+    return redact(f"its output shows a failure (the exit status {event.exit_code} was not its own): {evidence}")
+
+
+def shown(validation: shellparse.Validation) -> str:
+    """A check as an item names it: its statement, after the environment that is part of its
+    identity (the directory it moves into is part of the item's place)."""
+    if not validation.environment:
+        return validation.statement
+    return " ".join((*validation.environment, validation.statement))
 
 
 def last_line(text: str) -> str:

@@ -11,6 +11,7 @@ and never close anything. Order comes from the tracker's own tick, never from cl
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from typing import Any, get_args
 
@@ -30,13 +31,16 @@ from ._events._union import Event
 from ._events._user_message import UserMessage
 from ._fingerprints import fingerprint, target_fingerprint
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition, item_id
+from ._judgements import Judgement, judge
+from ._location import location
 from ._notices import Notice, open_notice, reminder
 from ._outcomes import EXCLUDED, classify
-from ._redact import redact
+from ._redact import redact_line as redact
 from ._reports import EndedTask
 from ._state import Agent, Evidence, Pending, Place, Scope, TrackerState
-from ._summary import failure_summary
-from ._vocabulary import AgentRole, DispositionKind, Outcome, ReviewOutcome, check_kind
+from ._summary import judged_summary, shown
+from ._vocabulary import AgentRole, DispositionKind, Outcome, ResolutionKind, ReviewOutcome, check_kind
+from ._witness import candidates, why_not
 from .errors import NotAnEvent
 
 _EVENT_TYPES = get_args(Event)
@@ -150,13 +154,15 @@ class Tracker:
         agent.escalation = Escalation()
 
     def _archive(self, agent: Agent) -> bool:
-        """End a root agent's task: keep its unresolved items for reports, drop the rest."""
+        """End a root agent's task: keep its items for reports (the unresolved ones stay witnessable
+        by a later task's genuine pass), and start the next task empty."""
         state = self._state
         mine = [key for key, item in state.items.items() if item.agent_id == agent.id]
         unresolved = tuple(state.items[key] for key in mine if state.items[key].state == "open")
-        if unresolved:
+        resolved = tuple(state.items[key] for key in mine if state.items[key].state == "resolved")
+        if unresolved or resolved:
             state.ended.append(EndedTask(agent_id=agent.id, task=agent.task, ended_tick=state.tick,
-                                         unresolved=unresolved))
+                                         unresolved=unresolved, resolved=resolved))
         for key in mine:
             del state.items[key]
         return bool(unresolved)
@@ -199,23 +205,24 @@ class Tracker:
         if agent is None or root is None or pending.task != root.task or pending.life != root.life:
             return  # the agent is gone or a new task began: effects counted, nothing else
         outcome = classify(call, event.exit_code, event.is_error, event.error_code, event.error_message)
-        validation = call.validation
-        output = event.output or ""
-        refuted = None
-        if outcome == "success" and validation is not None and event.exit_code == 0 and output:
-            refuted = shellparse.failure_evidence(validation.family, output)
-            if refuted is not None:
-                outcome = "validation-failure"
+        judgements = judge(call, event) if outcome not in EXCLUDED else []
+        if outcome == "success" and any(j.verdict == "failed" for j in judgements):
+            outcome = "validation-failure"  # the output shows a failure the status hid
         failed = outcome in ("validation-failure", "unknown-failure")
         if self.config.escalation is not None:
             self._score(agent, pending, event, outcome, failed, self.config.escalation)
-        if agent.id != root.id or validation is None or outcome in EXCLUDED:
+        if outcome in EXCLUDED and outcome != "tool-infrastructure-error":
             return
-        self._remember(root, pending, validation)
-        if outcome == "validation-failure":
-            self._failed(root, pending, validation, event, refuted)
-        elif outcome == "success":
-            self._passed(root, pending, validation, event)
+        rewrote = shellparse.rewrite_evidence(event.output or "") if call.kind == "shell" else None
+        if rewrote is not None:
+            self._rewrote(root, pending, event, rewrote)
+        if call.validation is not None and agent.id == root.id:
+            self._remember(root, pending, call.validation)
+        for judgement in judgements:
+            if judgement.verdict == "failed":
+                self._failed(root, agent, pending, judgement, event)
+            elif judgement.verdict == "passed":
+                self._passed(root, agent, pending, judgement.check, event)
 
     def _score(self, agent: Agent, pending: Pending, event: ToolCompleted, outcome: Outcome, failed: bool,
                config: EscalationConfig) -> None:
@@ -234,98 +241,97 @@ class Tracker:
 
     def _remember(self, root: Agent, pending: Pending, validation: shellparse.Validation) -> None:
         """Keep the call's check for claims that cite it (the newest ones only)."""
-        root.evidence[pending.call_id] = Evidence(validation.key, pending.cwd, validation.statement,
+        root.evidence[pending.call_id] = Evidence(validation.check_key, location(pending.cwd, validation.directory),
+                                                  shown(validation),
                                                   check_kind(validation.kind), validation.family)
         while len(root.evidence) > self.config.claim_evidence:
             root.evidence.popitem(last=False)
 
-    def _failed(self, root: Agent, pending: Pending, validation: shellparse.Validation, event: ToolCompleted,
-                refuted: str | None) -> None:
+    def _failed(self, root: Agent, agent: Agent, pending: Pending, judgement: Judgement,
+                event: ToolCompleted) -> None:
+        """A check failed: open its item, or record the failure again. A worker's failure is its
+        root's obligation too (``failed_by`` says whose run it was)."""
         tick = self._state.tick
-        summary = failure_summary(validation.family, event.exit_code, event.output or "", event.error_message,
-                                  refuted)
-        ident = item_id(root.id, root.task, "validation-failure", validation.key, pending.cwd)
+        validation = judgement.check.validation
+        summary = judged_summary(judgement, event)
+        place = location(pending.cwd, validation.directory)
+        ident = item_id(root.id, root.task, "validation-failure", validation.check_key, place)
         item = self._state.items.get(ident)
         limit = self.config.history
+        worker = agent.id if agent.id != root.id else None
         if item is None:
-            item = Item(id=ident, kind="validation-failure", agent_id=root.id, task=root.task, key=validation.key,
-                        cwd=pending.cwd, check=validation.statement, check_kind=check_kind(validation.kind),
-                        family=validation.family, claim_id=None, summary=summary, created_tick=tick,
-                        latest_failure_tick=tick, latest_failure_call=pending.call_id)
+            item = Item(id=ident, kind="validation-failure", agent_id=root.id, task=root.task,
+                        key=validation.check_key, cwd=place, check=shown(validation),
+                        check_kind=check_kind(validation.kind),
+                        family=validation.family, selection=validation.selection, failed_by=worker, claim_id=None,
+                        summary=summary, created_tick=tick, latest_failure_tick=tick,
+                        latest_failure_call=pending.call_id)
             item.note(Transition(tick=tick, change="opened", detail=summary, call_id=pending.call_id,
                                  origin=event.origin), limit)
             self._state.items[ident] = item
         else:
-            item.state, item.resolution, item.summary = "open", None, summary
+            item.state, item.resolution, item.summary, item.failed_by = "open", None, summary, worker
             item.latest_failure_tick, item.latest_failure_call = tick, pending.call_id
             item.repeat_count += 1
             item.revision += 1
             item.note(Transition(tick=tick, change="failed-again", detail=summary, call_id=pending.call_id,
                                  origin=event.origin), limit)
-        for claim in self._claims(root, validation.key, pending.cwd):
+        for claim in self._claims(root, validation.check_key, place):
             claim.latest_failure_tick, claim.latest_failure_call = tick, pending.call_id
             claim.revision += 1
             claim.state, claim.resolution = "open", None
         root.notice_due = True
 
-    def _passed(self, root: Agent, pending: Pending, validation: shellparse.Validation,
+    def _passed(self, root: Agent, agent: Agent, pending: Pending, check: shellparse.Check,
                 event: ToolCompleted) -> None:
-        analysis = pending.call.analysis
-        assert analysis is not None
+        """A check may have passed: it witnesses every candidate item the witness rule lets it."""
         tick = self._state.tick
-        genuine = event.exit_code == 0 and analysis.witness_eligible
-        if genuine:
-            root.escalation.passed(validation.key, pending.call.command or "")
-        candidates = [item for item in self._state.items.values()
-                      if item.agent_id == root.id and item.key == validation.key and item.cwd == pending.cwd
-                      and item.state == "open"]
-        for item in candidates:
-            reason = self._why_not(item, pending, event, analysis)
+        validation = check.validation
+        if event.exit_code == 0 and check.witness_eligible:
+            agent.escalation.passed(validation.key, pending.call.command or "")
+        scope = self._scope(root.id)
+        for item, earlier in list(candidates(self._state.items.values(), self._state.ended, root.id, pending,
+                                             validation)):
+            reason = why_not(item, pending, event, check, scope)
             if reason is not None:
                 item.last_attempt = Attempt(call_id=pending.call_id, tick=tick, reason=reason,
                                             command=pending.call.command, origin=event.origin)
                 continue
-            item.state = "resolved"
-            item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick,
-                                         kind="reverified-and-corrected" if item.correction else "reverified",
+            item.state, item.undone = "resolved", None
+            kind: ResolutionKind = "reverified-later" if earlier else (
+                "reverified-and-corrected" if item.correction else "reverified")
+            item.resolution = Resolution(witness_call_id=pending.call_id, tick=tick, kind=kind,
+                                         check=shown(validation), covering=item.key != validation.check_key,
                                          command=pending.call.command)
             item.revision += 1
             item.note(Transition(tick=tick, change="resolved", detail=f"witnessed by `{pending.call.command}`",
                                  call_id=pending.call_id, origin=event.origin), self.config.history)
             root.notice_due = True
 
-    def _why_not(self, item: Item, pending: Pending, event: ToolCompleted,
-                 analysis: shellparse.Analysis) -> str | None:
-        """Why this run does not witness ``item`` (``None`` when it does)."""
-        if event.exit_code is None:
-            return "no exit code was reported, and no exit code is never a pass"
-        if not analysis.witness_eligible:
-            masks = [r for r in analysis.reasons if r.level == "masks"]
-            if masks:
-                return f"{analysis.exit_source}: {masks[0].message}"
-            return f"{analysis.exit_source}: the exit status is not the check's own under policy {analysis.policy}"
-        if pending.tick <= item.latest_failure_tick:
-            return "it was dispatched before the latest failure completed"
-        scope = self._scope(item.agent_id)
-        others = sorted(call for call in scope.inflight if call != pending.call_id)
-        if others:
-            return f"a potential edit ({others[0]}) was still running when it completed"
-        later = scope.completed_after(pending.tick, pending.call_id)
-        if later is not None:
-            return f"a potential edit ({later}) completed while it ran"
-        if item.kind == "claim-contradicted" and (item.correction is None or pending.tick <= item.correction.tick):
-            return "a claim closes only by a run after its correction"
-        return None
+    def _rewrote(self, root: Agent, pending: Pending, event: ToolCompleted, evidence: str) -> None:
+        """The command's output shows it rewrote files: a mutation as well as evidence."""
+        scope = self._scope(root.id)
+        scope.epoch += 1
+        scope.structural += 1
+        scope.finished(pending.call_id, self._state.tick)
+        detail = f"`{pending.call.command}` rewrote files ({evidence})"
+        self._reopen(root, pending.call_id, pending.call, event.origin, detail)
 
-    def _reopen(self, root: Agent, call_id: str, call: Call | None, origin: str | None) -> None:
+    def _reopen(self, root: Agent, call_id: str, call: Call | None, origin: str | None,
+                detail: str | None = None) -> None:
         what = f"`{call.command}`" if call is not None and call.command else (call.tool if call else "a call")
+        detail = detail or f"{what} may have edited the workspace after the witness"
         tick = self._state.tick
-        for item in self._state.items.values():
+        # An earlier task's item a pass of this task resolved is re-opened like this task's own; one
+        # resolved in a task that has ended since stays as that task left it.
+        later = (item for task in self._state.ended if task.agent_id == root.id for item in task.unresolved
+                 if item.resolution is not None and item.resolution.tick >= root.task)
+        for item in itertools.chain(self._state.items.values(), later):
             if item.agent_id == root.id and item.state == "resolved":
-                item.state, item.resolution = "open", None
+                item.state, item.undone, item.resolution = "open", item.resolution, None
                 item.revision += 1
-                item.note(Transition(tick=tick, change="reopened", detail=f"{what} may have edited the workspace "
-                                     "after the witness", call_id=call_id, origin=origin), self.config.history)
+                item.note(Transition(tick=tick, change="reopened", detail=detail, call_id=call_id, origin=origin),
+                          self.config.history)
                 root.notice_due = True
 
     def _scope(self, root_id: str) -> Scope:
@@ -352,9 +358,16 @@ class Tracker:
                 if agent_id is None or item.agent_id == agent_id]
 
     def ended_tasks(self) -> list[EndedTask]:
-        """The tasks that ended with items unresolved, oldest first (the newest
-        ``TrackerConfig.ended_tasks`` of them), with copies of those items."""
-        return [task.model_copy(deep=True) for task in self._state.ended]
+        """The tasks that ended with items, oldest first (the newest ``TrackerConfig.ended_tasks``
+        of them), with copies of their items: those still unresolved, those resolved in the task,
+        and those a genuine pass in a later task resolved."""
+        views = []
+        for task in self._state.ended:
+            copied = task.model_copy(deep=True)
+            views.append(copied.model_copy(update={
+                "unresolved": tuple(item for item in copied.unresolved if item.state == "open"),
+                "resolved_later": tuple(item for item in copied.unresolved if item.state == "resolved")}))
+        return views
 
     def agent_info(self, agent_id: str) -> AgentInfo | None:
         """The agent with this id, if the tracker has seen it (asking never creates one)."""

@@ -25,6 +25,11 @@ ErrorCode = Literal["permission_denied", "interrupted", "timeout"]
 says it was refused, interrupted or timed out (hosts' own codes are read too: see
 :data:`obligations.ERROR_CODES`)."""
 
+Judged = Literal["failed", "passed", "not-run"]
+"""What a completed command says about one check it ran: it ``failed`` (its own status, or its
+output, shows it), it may have ``passed`` (exit 0; whether that witnesses anything is the
+tracker's rule), or it ``not-run`` (exit 126/127 from its own program: not executable, not found)."""
+
 ItemKind = Literal["validation-failure", "claim-contradicted"]
 """What an obligation is about: a check that failed, or a claim a check contradicted."""
 
@@ -35,8 +40,9 @@ Change = Literal["opened", "failed-again", "resolved", "reopened", "disposition"
 """How a transition changed an item: ``failed-again`` is the check failing again (open or not);
 ``reopened`` a potential edit after the witness."""
 
-ResolutionKind = Literal["reverified", "reverified-and-corrected"]
-"""How an item was resolved: a genuine re-run, or a correction of the claim and then one."""
+ResolutionKind = Literal["reverified", "reverified-and-corrected", "reverified-later"]
+"""How an item was resolved: a genuine re-run, a correction of the claim and then one, or a
+genuine re-run in a later task (the item was left unresolved when the user moved on)."""
 
 DispositionKind = Literal["not-applicable", "accept-risk"]
 """What a disposition says about an item (it never closes it)."""
@@ -61,9 +67,10 @@ ReviewOutcome = Literal["delivered", "stale"]
 TranscriptFormat = Literal["claude-code", "codex", "pi"]
 """The hosts whose session files the readers know."""
 
-HostMessageKind = Literal["hook-feedback"]
+HostMessageKind = Literal["hook-feedback", "extension"]
 """What a host says in the conversation on its own behalf: ``hook-feedback`` is a hook's answer
-(a Stop hook's block reason) handed to the agent."""
+(a Stop hook's block reason) handed to the agent; ``extension`` a message an extension of the
+host added (Pi's ``custom_message``)."""
 
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 EXCLUDED_OUTCOMES: tuple[ExcludedOutcome, ...] = get_args(ExcludedOutcome)

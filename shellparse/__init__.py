@@ -12,11 +12,12 @@ The public API is this module's ``__all__``; everything else lives in private mo
 """
 
 from ._api import MAX_COMMAND_CHARS, analyze, clear_cache, parse
-from ._markers import failure_evidence
+from ._markers import failure_evidence, marker_family, not_run_evidence, rewrite_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
 from ._printable import printable
 from ._reasons import REASONS, ReasonInfo
 from ._results import Analysis, Check, Reason, Validation
+from ._selection import Selection, covers
 from ._vocabulary import (
     CHECK_KINDS,
     COMMAND_KINDS,
@@ -74,6 +75,7 @@ __all__ = [
     "ReasonInfo",
     "Redirect",
     "Script",
+    "Selection",
     "Shell",
     "ShellparseError",
     "Span",
@@ -84,7 +86,11 @@ __all__ = [
     "Word",
     "analyze",
     "clear_cache",
+    "covers",
     "failure_evidence",
+    "marker_family",
+    "not_run_evidence",
     "parse",
     "printable",
+    "rewrite_evidence",
 ]

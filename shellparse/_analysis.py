@@ -19,12 +19,14 @@ from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, red
 from ._families import mentions
 from ._findings import RANK, Finding, mark_repeated
 from ._identify import Identified, identify
+from ._identity import digest, identity_text
 from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
 from ._paths import Path, single_path
 from ._position import Before, Consumer, consumer_of, place
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
+from ._selection import selection
 from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
 from ._stdin import stdin_script
 from ._surroundings import INHERITED, STARTUP_FILES, consumed, inherited, redefined, spliced, waited
@@ -71,6 +73,16 @@ class Analyzer:
         self.effect: Effect = READ_ONLY
         self.calls = 0
         self.calling: frozenset[str] = frozenset()
+        self.mutations = 0
+        """Commands (or redirects) seen so far that may change the workspace."""
+        self.chains = 0
+        """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
+
+    def affect(self, effect: Effect) -> None:
+        """Note the effect of one more part of the command line."""
+        if effect != READ_ONLY:
+            self.mutations += 1
+            self.effect = combine(self.effect, effect)
 
     def unwrap(self, command: Command, shell: Shell) -> Unwrapped:
         """What a simple command runs once its wrappers are peeled off."""
@@ -115,9 +127,7 @@ class Analyzer:
                         parse_error=script.error, checks=checks, expected_negative=self._expected_negative(script))
 
     def _check(self, finding: Finding) -> Check:
-        identified = finding.identified
-        validation = Validation(identified.kind, identified.family, finding.statement(), finding.directory,
-                                finding.key(), finding.span)
+        validation = _validation(finding)
         # Source order reads best: the caret lines then walk along the command.
         reasons = sorted(finding.reasons, key=_source_order) if len(finding.reasons) > 1 else list(finding.reasons)
         eligible = finding.source == "check"
@@ -126,10 +136,21 @@ class Analyzer:
                 reasons.append(reason("strict-policy", None))
             else:
                 eligible = True
+        if not eligible and finding.source == "masked":
+            # `lint && test` exiting 0: the lint passed too, though a failure's status would be the test's.
+            eligible = finding.chain_source == "check" or (
+                finding.chain_source == "reporting-pipe" and self.policy != "strict")
         if finding.directory is not None:
             reasons.append(reason("directory", None, directory=finding.directory))
-        attributable = finding.source == "check" and not finding.unattributed
-        return Check(validation, finding.source, eligible, tuple(reasons), attributable)
+        # A reporting pipe's non-zero status is the check's failure as its zero is its pass (under the
+        # host's pipefail); a consumer that fails on its own is the accepted residual, both ways. Not
+        # when something else may fail in its place (`cd missing && check`), or an earlier check of
+        # its chain may have (`lint && test`).
+        failure = finding.source in ("check", "reporting-pipe") and not finding.after_check \
+            and not finding.unattributed
+        after = finding.mutations_at is not None and self.mutations > finding.mutations_at
+        return Check(validation, finding.source, eligible, tuple(reasons), failure, after, finding.chain,
+                     failure and finding.source == "check")
 
     # -- scanning -----------------------------------------------------------------------------
 
@@ -142,14 +163,18 @@ class Analyzer:
             statement = statements[0]
             if len(statement.pipeline.commands) == 1 and statement.op is None and statement.pipeline.negation is None:
                 # A lone command with nothing before, around or after it keeps its own verdict.
-                return self.command(statement.pipeline.commands[0], env, shell)
+                return self._ended(self.command(statement.pipeline.commands[0], env, shell))
         ends = _list_ends(statements)
         findings: list[Finding] = []
+        chain, checked, errexit_chain = 0, False, 0
         for index, statement in enumerate(statements):
+            errexit = env.errexit and not env.errexit_ignored
+            if index == 0 or statements[index - 1].op not in ("&&", "||"):
+                self.chains += 1
+                chain, checked = self.chains, checked and errexit
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail,
-                                   env.errexit and not env.errexit_ignored, env.fail_first))
+            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail, errexit, env.fail_first))
             end = ends[index]
             commands = statement.pipeline.commands
             background = statements[end].op == "&"
@@ -160,22 +185,45 @@ class Analyzer:
             ignored = statement.op == "&&" or statement.op == "||" or statement.pipeline.negation is not None
             where = (HERE if alone else ELSEWHERE) if not waits and not ignored else \
                 Where(alone, bool(waits) and not background, ignored)
+            mine: list[Finding] = []
             for position, command in enumerate(commands):
                 inner = self.command(command, env, shell, where)
                 if inner:
                     verdict = place(self, statements, ends, index, position, before=before, shell=shell, env=env,
                                     waited=bool(waits))
                     for finding in inner:
-                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed)
-                    findings.extend(inner)
+                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed,
+                                        chain=verdict.chain_source)
+                    mine.extend(inner)
+            if mine:
+                if errexit and not errexit_chain:
+                    errexit_chain = chain  # under `set -e` the rest of the script is one chain
+                self._chained(mine, errexit_chain if errexit else chain, after=checked)
+                checked = True
+            findings.extend(self._ended(mine))
             if index < last or shared:
                 update(env, statements, index, end, shell=shell, text=self.text)
+        return findings
+
+    @staticmethod
+    def _chained(findings: list[Finding], chain: int, *, after: bool) -> None:
+        """The findings of one statement of a chain: ``after`` another check in it."""
+        for finding in findings:
+            if finding.chain is None and finding.chain_source != "masked":
+                finding.chain = chain
+                finding.after_check = after
+
+    def _ended(self, findings: list[Finding]) -> list[Finding]:
+        """The statement holding ``findings`` has ended: what mutates from here on runs after them."""
+        for finding in findings:
+            if finding.mutations_at is None:
+                finding.mutations_at = self.mutations
         return findings
 
     def command(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[Finding]:
         for redirect in command.redirects:
             if redirect_writes(redirect):
-                self.effect = MUTATING
+                self.affect(MUTATING)
         kind = command.kind
         body = command.body
         if kind == "simple":
@@ -249,7 +297,7 @@ class Analyzer:
 
     def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[Finding]:
         if opaque.body is None:
-            self.effect = combine(self.effect, UNKNOWN)
+            self.affect(UNKNOWN)
             return []
         inner = env.copy()
         findings = self.scan(opaque.body, inner, shell, shared=self._signals(opaque.span))
@@ -274,7 +322,7 @@ class Analyzer:
         if unwrapped.nested is not None:
             return self.nested(command, unwrapped, unwrapped.nested, env, shell, where)
         if unwrapped.problem is not None:
-            self.effect = combine(self.effect, UNKNOWN)
+            self.affect(UNKNOWN)
             return []
         argv = unwrapped.argv
         if unwrapped.inert is not None or not argv:
@@ -283,13 +331,15 @@ class Analyzer:
             argv = spliced(argv, env.positional)
         identified = identify(argv, shell)
         if identified is None:
-            self.effect = combine(self.effect, program_effect(argv, shell))
+            self.affect(program_effect(argv, shell))
             return []
         if identified.fixes:
-            self.effect = MUTATING
+            self.affect(MUTATING)
         moved = env.dirs or unwrapped.directories or identified.directories
+        environment = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context) \
+            if env.exports or command.assignments or unwrapped.context else ()
         finding = Finding(identified, Span(argv[0].span.start, command.span.end),
-                           _directory(env, unwrapped, identified) if moved else None)
+                          _directory(env, unwrapped, identified) if moved else None, environment=environment)
         if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed or env.aliases \
                 or env.functions or unwrapped.background is not None:
             finding.degrade(*self._simple_verdict(command, unwrapped, env, where))
@@ -372,7 +422,10 @@ class Analyzer:
             inner_env = env if where.here else env.copy()
             findings = self.scan_here(script, inner_env, dialect, ignored=where.ignored)
         else:
-            findings = self.scan(script, self._child(env, unwrapped, nested), dialect)
+            child = self._child(env, unwrapped, nested)
+            # A child shell inherits what was exported or assigned for it (`GOOS=x bash -c 'go test'`).
+            child.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
+            findings = self.scan(script, child, dialect)
         if stdin and problem is None:
             problem = consumed(script, findings, self.text)
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
@@ -392,7 +445,7 @@ class Analyzer:
             masks = any(item.level == "masks" for item in reasons)
             finding.degrade("masked" if masks else "check", reasons)
         if script.error is not None or unreadable:
-            self.effect = combine(self.effect, UNKNOWN)
+            self.affect(UNKNOWN)
         return findings
 
     def _child(self, env: ShellState, unwrapped: Unwrapped, nested: Nested) -> ShellState:
@@ -463,6 +516,18 @@ def parse_nested(text: str, positions: list[int], dialect: Shell) -> Script:
 
         return parse_pwsh(text, offsets, data=data)
     return parse_bash(text, offsets, data=data)
+
+
+def _validation(finding: Finding) -> Validation:
+    """The check's identity: its statement, and what its key is made of (see :mod:`._identity`)."""
+    identified = finding.identified
+    identity, words, environment = finding.identity()
+    key = finding.key()
+    context = f"{identified.kind}\0{identified.family}\0" + "\0".join(environment)
+    chosen = selection(identified.family, words, context)
+    anywhere = digest(identified.kind, None, identity, environment) if finding.directory is not None else key
+    return Validation(identified.kind, identified.family, finding.statement(), finding.directory, key, finding.span,
+                      identity_text(environment, identity), environment, anywhere, chosen)
 
 
 def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:

@@ -74,6 +74,8 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
                 _maybe(state, command, shell=shell, text=text, after_or=before == "||")
         elif command.kind == "function" and command.words:
             define(state, command, text)
+        elif command.kind == "assignment" and shell == "pwsh" and alone:
+            _pwsh_environment(state, command, text)
     base = state.list_base
     if base is None:
         return
@@ -214,10 +216,33 @@ def _in_this_shell(state: ShellState, command: Command, head: str, args: tuple[W
         _options(state, command, text, found[0] if found else None, set_options=bool(found and found[1]))
     elif head == "unset" and not (args and args[0].value == "-v"):
         _unset(state, args)
+    if head in ("export", "declare", "typeset"):
+        _exports(state, head, args)
     if head in _DECLARING and any((w.value or "").startswith("-") and "f" in (w.value or "") for w in args):
         exported = head == "export" or any("x" in (w.value or "") for w in args if (w.value or "").startswith("-"))
         if exported:
             state.exported = state.exported | {w.value for w in args if w.value and not w.value.startswith("-")}
+
+
+def _exports(state: ShellState, head: str, args: tuple[Word, ...]) -> None:
+    """``export NAME=value`` (and ``declare -x``): the assignment reaches every later command."""
+    words = [word.value for word in args]
+    if head != "export" and "-x" not in words:
+        return
+    found = tuple(value for value in words if value is not None and "=" in value and not value.startswith("-"))
+    if found:
+        state.exports = (*state.exports, *found)
+
+
+def _pwsh_environment(state: ShellState, command: Command, text: str) -> None:
+    """``$env:NAME = "value"``: the variable reaches every later native command."""
+    target = command.assignments[0].text if command.assignments else ""
+    if not target.lower().startswith("$env:"):
+        return
+    value = text[command.assignments[0].span.end : command.span.end].strip().lstrip("=").strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        value = value[1:-1]
+    state.exports = (*state.exports, f"{target[5:]}={value}")
 
 
 def _unset(state: ShellState, args: tuple[Word, ...]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ._families import rewrites
 from ._model import Redirect, Word
 from ._vocabulary import Effect
 from ._wrappers import program_name
@@ -62,7 +63,7 @@ MUTATING_PROGRAMS = frozenset({
     "pipx", "conda", "gem", "cpan", "composer", "rustup", "kill", "pkill",
     "killall", "systemctl", "service", "reboot", "shutdown", "crontab", "useradd", "userdel", "passwd",
     "docker", "podman", "kubectl", "helm", "terraform", "ansible", "ed", "ex", "vi", "vim", "nvim", "nano",
-    "emacs", "code", "black", "isort", "autopep8", "yapf", "gofmt", "goimports", "rustfmt", "clang-format",
+    "emacs", "code", "black", "isort", "autopep8", "yapf", "rustfmt",
     "2to3", "mktemp", "sponge", "applypatch",
     # PowerShell
     "remove-item", "ri", "del", "erase", "rd", "move-item", "mi", "move", "copy-item", "ci", "copy", "cpi",
@@ -77,14 +78,32 @@ GIT_READ_ONLY = frozenset({
     "describe", "shortlog", "grep", "cat-file", "for-each-ref", "show-ref", "merge-base", "name-rev",
     "reflog", "whatchanged", "var", "check-ignore", "check-attr", "count-objects", "version", "help",
     "cherry", "range-diff", "diff-tree", "diff-index", "diff-files", "show-branch", "verify-commit",
+    "verify-tag", "fsck", "annotate", "request-pull", "format-patch", "bundle", "archive",
 })
-GIT_LISTING = {"branch": ("-d", "-D", "-m", "-M", "-c", "-C", "--delete", "--move", "--copy", "-u",
-                          "--set-upstream-to", "--unset-upstream", "-f", "--force"),
-               "tag": ("-d", "--delete", "-a", "-s", "-m", "-f", "-F", "--annotate"),
-               "remote": ("add", "remove", "rm", "rename", "set-url", "set-head", "prune", "update"),
-               "stash": ("push", "pop", "apply", "drop", "clear", "save", "store", "create", "branch"),
-               "config": ("--add", "--unset", "--unset-all", "--replace-all", "--rename-section",
-                          "--remove-section", "-e", "--edit")}
+GIT_HISTORY = frozenset({
+    "add", "commit", "push", "fetch", "tag", "notes", "gc", "prune", "repack", "pack-refs", "update-index",
+    "update-ref", "symbolic-ref", "hash-object", "write-tree", "commit-tree", "mktag", "mktree", "replace",
+    "maintenance", "credential", "lfs", "send-email", "remote", "config", "branch",
+})
+"""git subcommands that change the repository's history, index, refs or settings but no file in
+the working tree: nothing a check reads changes, so they re-open nothing (``git commit``, ``git push``)."""
+GIT_WORKSPACE = frozenset({
+    "checkout", "switch", "restore", "reset", "stash", "pull", "merge", "rebase", "cherry-pick", "revert",
+    "apply", "am", "clean", "rm", "mv", "submodule", "worktree", "sparse-checkout", "read-tree",
+    "checkout-index", "filter-branch", "filter-repo", "bisect", "clone", "init",
+})
+"""git subcommands that change (or may change) files in the working tree."""
+_GIT_RESET_TREE = frozenset({"--hard", "--merge", "--keep", "--recurse-submodules"})
+"""``git reset`` options that change the working tree (``--soft`` and ``--mixed`` change the index and HEAD only)."""
+_GIT_NEW_BRANCH = frozenset({"-b", "-B", "-c", "-C", "--create", "--force-create", "--orphan"})
+"""``git checkout -b NAME`` / ``git switch -c NAME``: a new branch at HEAD, the working tree unchanged."""
+GIT_LISTING = {"stash": ("push", "pop", "apply", "drop", "clear", "save", "store", "create", "branch"),
+               "submodule": ("update", "add", "init", "deinit", "sync", "absorbgitdirs", "set-branch", "set-url",
+                             "foreach")}
+"""git subcommands that only list with some arguments (``git stash list``, ``git submodule status``)."""
+GH_WORKSPACE = frozenset({"checkout", "clone", "download", "sync", "develop", "co"})
+"""``gh`` subcommands that write into the working tree (``gh pr checkout``, ``gh repo clone``,
+``gh run download``); every other ``gh`` call talks to the host and changes no file here."""
 PACKAGE_MANAGERS = {
     "npm": ("install", "i", "ci", "add", "uninstall", "remove", "rm", "update", "up", "dedupe", "prune",
             "link", "rebuild", "init", "publish", "version", "pkg", "audit"),
@@ -159,6 +178,10 @@ def _by_arguments(name: str, values: list[str], argv: tuple[Word, ...], shell: s
     """The effect of a program whose arguments decide it; ``None`` to look it up in the tables."""
     if name == "git":
         return _git(values)
+    if name == "gh":
+        return MUTATING if any(value in GH_WORKSPACE for value in values[:3]) else READ_ONLY
+    if name in _TASK_RUNNERS and any(rewrites(value) for value in values if not value.startswith("-")):
+        return MUTATING
     if name in PACKAGE_MANAGERS:
         sub = next((value for value in values if not value.startswith("-")), "")
         if sub in PACKAGE_MANAGERS[name]:
@@ -191,6 +214,14 @@ _BUILTINS = frozenset({"echo", "printf", "true", "false", ":", "cd", "pwd", "exp
                        "exit", "return", "logout", "shift", "break", "continue", "trap", "wait", "type",
                        "exit-pssession", "throw"})
 _FORMATTERS: dict[str, Callable[[list[str]], Effect]] = {
+    # Listing and diffing formatters print and change nothing; with their writing flag they rewrite files.
+    "gofmt": lambda v: MUTATING if "-w" in v else READ_ONLY,
+    "goimports": lambda v: MUTATING if "-w" in v else READ_ONLY,
+    "gofumpt": lambda v: MUTATING if "-w" in v else READ_ONLY,
+    "shfmt": lambda v: MUTATING if "-w" in v or "--write" in v else READ_ONLY,
+    "clang-format": lambda v: MUTATING if "-i" in v else READ_ONLY,
+    "terraform": lambda v: MUTATING if "fmt" in v else UNKNOWN,
+    "tofu": lambda v: MUTATING if "fmt" in v else UNKNOWN,
     "ruff": lambda v: MUTATING if "format" in v or "--fix" in v else UNKNOWN,
     "prettier": lambda v: MUTATING if "--write" in v or "-w" in v else READ_ONLY,
     "cargo": lambda v: MUTATING if "fmt" in v or "fix" in v else UNKNOWN,
@@ -200,12 +231,17 @@ _FORMATTERS: dict[str, Callable[[list[str]], Effect]] = {
 }
 
 
+_TASK_RUNNERS = frozenset({"mise", "just", "task", "go-task", "nx", "turbo", "pants", "make", "npm", "pnpm", "yarn",
+                           "bun"})
+"""Programs whose formatting tasks (``mise run fmt``, ``make format``) rewrite files."""
+
 # Programs whose effect depends on their arguments (everything else is a table lookup).
-_READ_ARGUMENTS = frozenset({"git", "sed", "find", "fd", "fdfind", "sort", "curl", "wget", "tee", "awk", "gawk",
-                             "mawk", "xargs", *PACKAGE_MANAGERS, *_FORMATTERS})
+_READ_ARGUMENTS = frozenset({"git", "gh", "sed", "find", "fd", "fdfind", "sort", "curl", "wget", "tee", "awk", "gawk",
+                             "mawk", "xargs", *PACKAGE_MANAGERS, *_FORMATTERS, *_TASK_RUNNERS})
 
 
 def _git(values: list[str]) -> Effect:
+    """A git command's effect on the working tree (history, index and refs are not the workspace)."""
     index = 0
     while index < len(values) and values[index].startswith("-"):
         index += 2 if values[index] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") else 1
@@ -215,9 +251,15 @@ def _git(values: list[str]) -> Effect:
     rest = values[index + 1 :]
     if sub in GIT_READ_ONLY:
         return READ_ONLY if not any(v.startswith("--output") for v in rest) else MUTATING
+    if sub == "reset":
+        return MUTATING if any(v in _GIT_RESET_TREE for v in rest) else READ_ONLY
+    if sub in ("checkout", "switch") and any(v in _GIT_NEW_BRANCH for v in rest) \
+            and len([v for v in rest if not v.startswith("-")]) == 1:
+        return READ_ONLY
     if sub in GIT_LISTING:
-        return MUTATING if any(v in GIT_LISTING[sub] for v in rest) or (
-            sub in ("branch", "tag") and any(not v.startswith("-") for v in rest)) else READ_ONLY
+        return MUTATING if not rest or any(v in GIT_LISTING[sub] for v in rest) else READ_ONLY
+    if sub in GIT_HISTORY:
+        return READ_ONLY
     return MUTATING
 
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
 import shlex
 
 from ._identify import Identified
+from ._identity import cosmetic_free, digest, semantic_environment
 from ._model import Span
 from ._reasons import reason
 from ._results import Reason
@@ -18,19 +18,32 @@ RANK: dict[ExitSource, int] = {"check": 0, "reporting-pipe": 1, "masked": 2}
 class Finding:
     """A check found, and the verdict so far as it is judged outwards."""
 
-    __slots__ = ("_key", "_statement", "cmdlet", "directory", "identified", "reasons", "runs", "source", "span",
-                 "unattributed")
+    __slots__ = ("_identity", "_key", "_statement", "after_check", "chain", "chain_source", "cmdlet", "directory",
+                 "environment", "identified", "mutations_at", "reasons", "runs", "source", "span", "unattributed")
 
-    def __init__(self, identified: Identified, span: Span, directory: str | None, runs: bool = True):
+    def __init__(self, identified: Identified, span: Span, directory: str | None, runs: bool = True,
+                 environment: tuple[str, ...] = ()):
         self.identified = identified
         self.span = span
         self.directory = directory
+        self.environment = environment
+        """Assignments and wrapper choices it runs under (cosmetic ones are dropped from its key)."""
         self.source: ExitSource = "check"
+        self.chain_source: ExitSource = "check"
+        """The verdict as far as a zero status goes (see :attr:`._position.Verdict.chain_source`)."""
         self.reasons: list[Reason] = []
         self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
         self.unattributed = False  # a non-zero status may be another command's failure
         self.runs = runs  # False for a check only named (a function definition's, a redefined name's)
+        self.mutations_at: int | None = None
+        """How many potential mutations the command line had made when the check's statement ended."""
+        self.chain: int | None = None
+        """The `&&` list (or `set -e` script) whose first failure ends it, when the check's failing
+        status ends it: of the checks in one chain, at most one failed in a failing run."""
+        self.after_check = False
+        """Another check ran before it in its chain: a failing status may be that one's."""
         self._statement: str | None = None
+        self._identity: tuple[str, tuple[str, ...], tuple[str, ...]] | None = None
         self._key: str | None = None
 
     def statement(self) -> str:
@@ -38,17 +51,29 @@ class Finding:
             self._statement = statement_of(self.identified.statement)
         return self._statement
 
-    def key(self) -> str:
-        """Kind, directory and statement, digested: equal keys are the same check."""
-        if self._key is None:
+    def identity(self) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+        """The statement without cosmetic options, its words, and the semantic environment."""
+        if self._identity is None:
             identified = self.identified
-            self._key = hashlib.sha256(f"{identified.kind}\0{self.directory or ''}\0{self.statement()}".encode(
-                "utf-8", "surrogatepass")).hexdigest()[:16]
+            words = cosmetic_free(identified.family, identified.statement)
+            text = self.statement() if words == identified.statement else statement_of(words)
+            environment = semantic_environment(self.environment) if self.environment else ()
+            self._identity = (text, words, environment)
+        return self._identity
+
+    def key(self) -> str:
+        """Kind, directory, identity and environment, digested: equal keys are the same check."""
+        if self._key is None:
+            text, _, environment = self.identity()
+            self._key = digest(self.identified.kind, self.directory, text, environment)
         return self._key
 
     def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False,
-                unattributed: bool = False) -> None:
+                unattributed: bool = False, *, chain: ExitSource | None = None) -> None:
+        """Judge the check by one more layer around it; ``chain``: the layer's verdict as far as a
+        zero status goes, when it differs from ``source``."""
         self.unattributed = self.unattributed or unattributed
+        self.chain_source = _worse(self.chain_source, source if chain is None else chain)
         if source == "check":  # keeps the verdict: only the reasons add up
             self.reasons.extend(reasons)
             return
@@ -59,6 +84,13 @@ class Finding:
             self.source = source
             self.cmdlet = cmdlet
         self.reasons.extend(reasons)
+
+
+def _worse(first: ExitSource, second: ExitSource) -> ExitSource:
+    """The worse of two verdicts in a row: a reporting pipe inside another is two pipes."""
+    if first == second == "reporting-pipe":
+        return "masked"
+    return first if RANK[first] >= RANK[second] else second
 
 
 def statement_of(parts: tuple[str, ...]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import posixpath
+import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -12,15 +13,16 @@ from ._families import (
     PM_DIR_OPTIONS,
     PM_VALUE_OPTIONS,
     SCRIPT_RUNNERS,
-    TEST_FILE,
     Family,
     family_for_module,
     family_for_program,
+    is_test_script,
     kind_of,
     script_kind,
     strongest,
 )
 from ._model import Word
+from ._tasks import task_check
 from ._vocabulary import CheckKind
 from ._wrappers import program_name
 
@@ -29,7 +31,11 @@ _SUBCOMMAND_REQUIRES = {
     ("ruff", "format"): ("--check", "--diff"),
     ("dotnet", "format"): ("--verify-no-changes",),
     ("cargo", "fmt"): ("--check",),
+    ("terraform", "fmt"): ("-check", "--check"),
 }
+# `test -z "$(gofmt -l .)"`: the listing formatters exit 0 either way, so a check of their output is the check.
+_LISTING = re.compile(r'^"?\$\((gofmt|goimports|gofumpt|shfmt|prettier)(\s+[^()`$;&|]*)?\)"?$')
+_LISTING_FLAGS = {"gofmt": "-l", "goimports": "-l", "gofumpt": "-l", "shfmt": "-l", "prettier": "--list-different"}
 # How a program is named in a statement when several names run the same tool.
 ALIASES = {
     "py.test": "pytest", "pytest-3": "pytest", "gradlew": "gradle", "mvnw": "mvn", "mvnd": "mvn",
@@ -77,12 +83,28 @@ def identify(argv: tuple[Word, ...], shell: str) -> Identified | None:
     name = program_name(raw)
     if name in SCRIPT_RUNNERS or _is_python(name):
         return _interpreter(name, argv, shell)
+    if name in ("test", "[") and len(argv) >= 3 and argv[1].value == "-z":
+        return _listing_test(argv)
     family = family_for_program(name)
     if family is None:
-        if ("/" in raw or "\\" in raw) and TEST_FILE.match(name):
+        if ("/" in raw or "\\" in raw) and is_test_script(raw):
             return Identified("test-script", "test", (_script_path(raw), *map(_text, argv[1:])), (), False)
         return None
     return _match(family, name, argv, shell)
+
+
+def _listing_test(argv: tuple[Word, ...]) -> Identified | None:
+    """``test -z "$(gofmt -l .)"`` / ``[ -z "$(gofmt -l .)" ]``: fails exactly when a file is unformatted."""
+    closing = 1 if argv[0].value == "[" else 0
+    if len(argv) != 3 + closing or (closing and argv[-1].value != "]"):
+        return None
+    found = _LISTING.match(argv[2].text)
+    if found is None:
+        return None
+    program, words = found.group(1), (found.group(2) or "").split()
+    if _LISTING_FLAGS[program] not in words and not (program == "prettier" and "-l" in words):
+        return None
+    return Identified("gofmt" if program.startswith("go") else program, "lint", (program, *words), (), False)
 
 
 def _interpreter(name: str, argv: tuple[Word, ...], shell: str) -> Identified | None:
@@ -109,7 +131,7 @@ def _interpreter(name: str, argv: tuple[Word, ...], shell: str) -> Identified | 
         family = family_for_program(script)
         if family is not None:
             return _match(family, script, argv[index:], shell)
-        if TEST_FILE.match(script):
+        if is_test_script(value):
             return Identified("test-script", "test", (_script_path(value), *map(_text, argv[index + 1 :])), (),
                               False)
         return None
@@ -170,6 +192,11 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
         return _new(Identified, (family.name, family.program_kind, (*head, *map(_text, args)), (), fixes))
     if family.style == "scripts":
         return _script(family, name, args)
+    if family.style == "tasks":
+        found = task_check(family, head, args)
+        if found is None:
+            return None
+        return Identified(family.name, found.kind, found.statement, found.directories, found.fixes)
     arguments = _arguments(family, args)
     if family.style == "subcommand":
         kind = _subcommand_kind(family, args, arguments.words)

@@ -9,28 +9,49 @@ each matches a summary line with a non-zero failure count, or a runner's own fai
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from ._results import Validation
 
 _N = r"[1-9]\d*"  # a failure count that is not zero
+_EOL = r"\s*(?=\n|\Z)"  # the end of a line (the markers are searched without re.MULTILINE)
 
 MARKERS: dict[str, tuple[str, ...]] = {
-    "npm": (r"^npm (ERR!|error) ", r"ERR_PNPM_\w+", r"^\s*ELIFECYCLE\b.*\bfailed",
+    "npm": (r"^npm (ERR!|error) ", r"ERR_PNPM_\w+", r"^[ \t]*ELIFECYCLE\b.*\bfailed",
             rf"^error Command failed with exit code {_N}", rf'^error: script ".*" exited with code {_N}'),
     "pytest": (rf"^=*\s*(\d+ \w+, )*{_N} (failed|errors?)\b.* in [\d.]+s", rf"^{_N} (failed|errors?)\b.* in [\d.]+s",
                r"^(FAILED|ERROR) \S+::"),
     "unittest": (r"^FAILED \((failures|errors)=\d+",),
     "jest": (rf"^Tests:\s+.*\b{_N} failed", rf"^Test Suites:\s+.*\b{_N} failed"),
-    "vitest": (rf"^\s*Tests?\s+{_N} failed", rf"^\s*Test Files\s+{_N} failed"),
-    "mocha": (rf"^\s*{_N} failing\b",),
-    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile"),
+    "vitest": (rf"^[ \t]*Tests?\s+{_N} failed", rf"^[ \t]*Test Files\s+{_N} failed"),
+    "mocha": (rf"^[ \t]*{_N} failing\b",),
+    # A test binary or build script that exited non-zero or died of a signal (a stack overflow's
+    # SIGABRT prints no "test result" line at all).
+    "cargo": (r"^test result: FAILED", r"^error(\[E\d+\])?: ", r"^error: could not compile",
+              r"^[ \t]*process didn't exit successfully: .*\((?:exit (?:status|code)|signal): "),
+    "cargo-fmt": (r"^Diff in \S+",),
     "go": (r"^FAIL\b", r"^--- FAIL: ", r"^\S+\.go:\d+:\d+: "),
     "tsc": (r"\berror TS\d+:", rf"^Found {_N} errors?\b"),
-    "mypy": (rf"^Found {_N} errors? in \d+ files?",),
-    "ruff": (rf"^Found {_N} errors?\b",),
-    "eslint": (rf"^\s*✖ {_N} problems?\b", rf"^{_N} problems? \("),
-    "pyright": (rf"^{_N} errors?, \d+ warnings?",),
-    "dotnet": (rf"^Failed!\s+-\s+Failed:\s+{_N}", r"^Build FAILED\."),
+    "mypy": (rf"^Found {_N} errors? in \d+ files?", r"^\S+\.pyi?:\d+(:\d+)?: error: "),
+    # `ruff check --fix` that fixed everything says "Found 1 error (1 fixed, 0 remaining)." and passes.
+    "ruff": (rf"^Found {_N} errors?\b(?! \(\d+ fixed, 0 remaining\))",),
+    "ruff-format": (r"^Would reformat: ", rf"^{_N} files? would be reformatted"),
+    "ty": (rf"^Found {_N} diagnostics?\b",),
+    "eslint": (rf"^[ \t]*✖ {_N} problems?\b", rf"^{_N} problems? \("),
+    "pyright": (rf"^{_N} errors?, \d+ warnings?", r"^[ \t]+\S+:\d+:\d+ - error: "),
+    "golangci-lint": (rf"^{_N} issues?[:.]", r"^level=error\b", rf"^\S+\.go:\d+(:\d+)?: .+ \([\w-]+\){_EOL}"),
+    "staticcheck": (rf"^\S+\.go:\d+:\d+: .+ \((?:SA|S|ST|QF|U)\d{{4}}\){_EOL}",),
+    "mise": (r"^\[[^\]\s]+\] ERROR task failed", r"^mise ERROR "),
+    "bats": (r"^not ok \d+ ",),
+    "rustfmt": (r"^Diff in \S+",),
+    "dotnet-format": (r"\berror WHITESPACE:", r": (?:error|warning) (?:IDE|CA)\d{4}:"),
+    "dotnet": (rf"^Failed!\s+-\s+Failed:\s+{_N}", r"^Build FAILED\.", r"\berror (?:CS|MSB|NU|NETSDK|CA|IDE)\d{4}\b",
+               # Localised summaries (`dotnet test` prints in the system's language).
+               rf"^Başarısız!\s+-\s+Başarısız:\s+{_N}", rf"^Fehler!\s+-\s+Fehler:\s+{_N}",
+               rf"^Échec !?\s+-\s+Échec :?\s+{_N}"),
     "maven": (r"^\[ERROR\] BUILD FAILURE", r"BUILD FAILURE", rf"Tests run: \d+, Failures: {_N}",
               rf"Tests run: \d+, Failures: \d+, Errors: {_N}"),
     "gradle": (r"^BUILD FAILED\b", r"^FAILURE: Build failed"),
@@ -38,7 +59,7 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "rspec": (rf"^\d+ examples?, {_N} failures?",),
     "phpunit": (r"^FAILURES!", r"^ERRORS!"),
     "ctest": (r"^The following tests FAILED:", rf"tests passed, {_N} tests? failed out of"),
-    "tox": (r"^ERROR: .*commands? failed", r"^\s*\S+: FAIL\b", r"^\s*\S+: commands failed"),
+    "tox": (r"^ERROR: .*commands? failed", r"^[ \t]*\S+: FAIL\b", r"^[ \t]*\S+: commands failed"),
     "nox": (r"^nox > Session .* failed",),
     "swift": (rf"with {_N} failures?", r"^error: "),
     "pester": (rf"Tests Passed: \d+, Failed: {_N}", rf"\bFailed: {_N}\b.*\bSkipped: \d+"),
@@ -49,25 +70,37 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "prettier": (r"^\[warn\] Code style issues", r"^\[error\] "),
 }
 
+SUBCOMMAND_MARKERS: dict[tuple[str, str], str] = {
+    ("ruff", "format"): "ruff-format", ("cargo", "fmt"): "cargo-fmt", ("dotnet", "format"): "dotnet-format",
+}
+"""Subcommands of a family that are another tool, with markers of their own (``ruff format --check``
+never prints ``ruff check``'s "Found N errors")."""
+
 # Which markers to look for per family. A runner behind a script (`npm test`, `make check`, a
 # project's runtests.py) can be any of them, so script-like families look for all test markers.
 _TEST_RUNNERS = ("pytest", "unittest", "jest", "vitest", "mocha", "cargo", "go", "dotnet", "maven", "gradle",
-                 "rspec", "phpunit", "ctest", "tox", "nox", "pester")
-_ANY = (*_TEST_RUNNERS, "tsc", "mypy", "ruff", "eslint", "pyright", "make", "npm")
+                 "rspec", "phpunit", "ctest", "tox", "nox", "pester", "bats")
+_ANY = (*_TEST_RUNNERS, "tsc", "mypy", "ruff", "ruff-format", "cargo-fmt", "ty", "eslint", "pyright", "golangci-lint",
+        "staticcheck", "black", "prettier", "make", "npm")
 FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
     "npm-script": ("npm", *_ANY), "make": ("make", *_ANY), "runtests": _TEST_RUNNERS,
     "test-script": _TEST_RUNNERS, "django": ("unittest",), "turbo": ("npm", *_ANY), "nx": ("npm", *_ANY),
-    "pre-commit": ("ruff", "flake8", "black", "mypy", "eslint", "prettier"), "tox": ("tox", "pytest"),
+    "pre-commit": ("ruff", "ruff-format", "flake8", "black", "mypy", "eslint", "prettier"), "tox": ("tox", "pytest"),
     "nox": ("nox", "pytest"), "vitest": ("vitest",), "jest": ("jest",), "gulp": _ANY, "rake": ("rspec",),
     "ant": ("maven", "gradle"), "composer": ("phpunit",), "artisan": ("phpunit",), "deno": ("tsc",),
     "stack": (), "sbt": (), "dmypy": ("mypy",), "basedpyright": ("pyright",), "svelte-check": ("tsc",),
+    # Task runners run whatever their task says: all markers, and their own.
+    "mise": ("mise", *_ANY), "just": _ANY, "task": _ANY, "pants": _ANY, "hk": _ANY, "gofmt": (), "shfmt": (),
+    "terraform": (), "openspec": (),
 }
 
 
 # Every marker above contains one of these (case-insensitively); checked first, because most
 # outputs are of passing runs and have none of them.
-CUES = r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing"
-_CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn")
+CUES = (r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing|issue|diff in|not ok|diagnostic|\.go:"
+        r"|başarısız|échec|didn't exit successfully")
+_CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn", "issue", "diff in", "not ok",
+              "diagnostic", ".go:", "didn't exit successfully")
 """The cues in lower case, for ASCII text (``[1-9]\\d* failing`` holds ``fail``; ``✖`` is not ASCII)."""
 
 SCAN_HEAD = 16_384
@@ -81,6 +114,7 @@ at the start; outputs reach megabytes, and the middle of one is never read. An o
 below that (Claude Code at 30,000 characters)."""
 
 _META = frozenset(".^$*+?{}[]()|\\")
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\\\)")
 
 
 class _Floating(NamedTuple):
@@ -153,8 +187,8 @@ def _literal(marker: str) -> str:
 
 
 @cache
-def _markers(family: str) -> _Markers | None:
-    groups = FAMILY_MARKERS.get(family, (family,))
+def _markers(family: str, besides: frozenset[str] = frozenset()) -> _Markers | None:
+    groups = [group for group in FAMILY_MARKERS.get(family, (family,)) if group == family or group not in besides]
     alternatives = list(dict.fromkeys(marker for group in groups for marker in MARKERS.get(group, ())))
     if not alternatives:
         return None
@@ -187,24 +221,44 @@ def _regions(output: str) -> tuple[tuple[int, int], ...]:
     return (0, head_end), (tail_start, len(output))
 
 
-def failure_evidence(family: str, output: str) -> str | None:
-    """The first line of ``output`` that shows a check of ``family`` failed, if one does.
+def failure_evidence(check: str | Validation, output: str, *, besides: Iterable[str] = ()) -> str | None:
+    """The first line of ``output`` that shows a check failed, if one does.
 
-    ``family`` is :attr:`Validation.family`. Only for refuting a reported pass: a ``None`` proves
-    nothing (the output may be cut, or quiet). Only the head and the tail of a long output are
-    read (see :data:`SCAN_HEAD`, :data:`SCAN_TAIL`).
+    ``check`` is the :class:`Validation` (its family and subcommand choose the markers: ``ruff
+    format --check`` has others than ``ruff check``) or a :attr:`Validation.family`. ``besides``
+    names marker families to leave out — those of the other checks of the same command line,
+    whose failures a runner of anything (``make``, ``mise run``, an npm script) would otherwise
+    read as its own (see :func:`marker_family`). It refutes a reported pass and proves a failure
+    whose status was masked; a ``None`` proves nothing (the output may be cut, or quiet). Only the
+    head and the tail of a long output are read (see :data:`SCAN_HEAD`, :data:`SCAN_TAIL`).
     """
-    markers = _markers(family)
+    markers = _markers(check if isinstance(check, str) else marker_family(check), frozenset(besides))
     if markers is None or not output:
         return None
     for start, end in _regions(output):
         text = output[start:end]
         if not _cued(text):
             continue
-        found = markers.first(text, at_line_start=start == 0 or output[start - 1] == "\n")
+        at_line_start = start == 0 or output[start - 1] == "\n"
+        if "\x1b" in text:
+            # Colour codes sit between a line's start and its first word (`\x1b[1mFound 2 errors`).
+            plain = _ANSI.sub("", text)
+            found = markers.first(plain, at_line_start=at_line_start)
+            if found is not None:
+                return _raw_line(text, plain, found)
+            continue
+        found = markers.first(text, at_line_start=at_line_start)
         if found is not None:
             return _line(output, start + found)
     return None
+
+
+def marker_family(validation: Validation) -> str:
+    """Whose failure markers a check's output is read with: its family's, or its subcommand's."""
+    words = validation.statement.split(" ", 2)
+    if len(words) > 1:
+        return SUBCOMMAND_MARKERS.get((validation.family, words[1]), validation.family)
+    return validation.family
 
 
 def _line(output: str, at: int) -> str:
@@ -213,3 +267,95 @@ def _line(output: str, at: int) -> str:
     end = output.find("\n", at)
     line = output[start : end if end >= 0 else len(output)].strip()
     return line if len(line) <= 200 else line[:199] + "…"
+
+
+def _raw_line(text: str, plain: str, at: int) -> str:
+    """The line of ``text`` that holds position ``at`` of ``plain`` (``text`` without its colour
+    codes): the evidence is the output's own line, escapes and all (a report shows it sanitised)."""
+    if plain is text or text.count("\n") != plain.count("\n"):
+        return _line(plain, at)  # nothing was removed, or an escape spanned lines
+    number = plain.count("\n", 0, at)
+    start = 0
+    for _ in range(number):
+        start = text.index("\n", start) + 1
+    return _line(text, start)
+
+
+REWRITE_MARKERS: tuple[str, ...] = (
+    r"^\[This command modified \d+ files? you've previously read",  # Claude Code's own note on a result
+    r"\bFixed [1-9]\d* files?\b",  # biome, ultracite
+    r"\([1-9]\d* fixed, \d+ remaining\)",  # ruff check --fix
+    r"\b[1-9]\d* files? reformatted\b",  # ruff format, black
+    r"^reformatted \S+",  # black
+    r"^[ \t]*Fixed \S+ \(\d+ fix(?:es)?\)",  # cargo clippy --fix, cargo fix
+    r"^[ \t]*Formatted [1-9]\d* files?\b",  # dprint, deno fmt
+)
+"""Lines that show a command rewrote files while it ran (``npm run check`` running a formatter
+with ``--write``): the run is a mutation as well as evidence."""
+
+
+@cache
+def _rewrites() -> re.Pattern[str]:
+    return re.compile("|".join(f"(?:{marker})" for marker in REWRITE_MARKERS), re.MULTILINE)
+
+
+def rewrite_evidence(output: str) -> str | None:
+    """The first line of ``output`` that shows the command rewrote files, if one does (the head
+    and the tail of a long output are read, as for :func:`failure_evidence`)."""
+    if not output:
+        return None
+    for start, end in _regions(output):
+        text = output[start:end]
+        lower = text.lower()
+        if "fixed" not in lower and "formatted" not in lower and "modified" not in lower:
+            continue  # the common case, decided without a regular expression
+        plain = _ANSI.sub("", text) if "\x1b" in text else text
+        found = _rewrites().search(plain)
+        if found is not None:
+            return _raw_line(text, plain, found.start())
+    return None
+
+
+NOT_RUN_MARKERS: dict[str, tuple[str, ...]] = {
+    "npm-script": (r"^npm (?:ERR!|error) [Mm]issing script: ", r"\bERR_PNPM_NO_SCRIPT\b",
+                   r'^error Command "[^"]+" not found\.'),
+    "make": (r"^make: \*\*\* No rule to make target '[^']+'\.\s+Stop\.",
+             r"^make: \*\*\* No targets specified and no makefile found\."),
+    "just": (r"^error: Justfile does not contain recipe ", r"^error: No justfile found"),
+    "cargo": (r"^error: no library targets found in package ", r"^error: no (?:test|bin|example|bench) target named ",
+              r"^error: package ID specification `[^`]+` did not match any packages",
+              r"^error: could not find `Cargo\.toml` in ",
+              # the toolchain or the network refused before anything was compiled
+              r"^error: rustc \S+ is not supported by the following packages?:", r"^error: failed to download from `"),
+    "pytest": (r"^ERROR: file or directory not found: ", r"^ERROR: not found: "),
+    "go": (r"^no Go files in ", r"^go: cannot find main module"),
+    "dotnet": (r"\berror MSB1009: ", r"\berror MSB1003: "),
+}
+"""Lines that show a check never ran: its runner found nothing to run as asked (no such script,
+target, recipe, test target, file or project — ``cargo test --lib`` in a package without a
+library, ``dotnet test`` from the wrong directory), or stopped before building anything (cargo's
+toolchain too old for a dependency, a crate that could not be downloaded). Like exit 126/127,
+such a run is neither a failure nor a pass: it says nothing about the code, and an obligation on
+the check as written would stay open however the code changed. Only a family's own lines count
+(``make test`` whose recipe runs a misspelt ``cargo test`` target did run, and failed)."""
+
+
+@cache
+def _not_run(family: str) -> re.Pattern[str] | None:
+    markers = NOT_RUN_MARKERS.get(family)
+    return re.compile("|".join(f"(?:{marker})" for marker in markers), re.MULTILINE) if markers else None
+
+
+def not_run_evidence(check: str | Validation, output: str) -> str | None:
+    """The first line of ``output`` that shows the check never ran (see :data:`NOT_RUN_MARKERS`),
+    if one does; ``check`` is the :class:`Validation` or its :attr:`~Validation.family`."""
+    pattern = _not_run(check if isinstance(check, str) else check.family)
+    if pattern is None or not output:
+        return None
+    for start, end in _regions(output):
+        text = output[start:end]
+        plain = _ANSI.sub("", text) if "\x1b" in text else text
+        found = pattern.search(plain)
+        if found is not None:
+            return _raw_line(text, plain, found.start())
+    return None

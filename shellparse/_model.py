@@ -38,6 +38,11 @@ class Word(NamedTuple):
     span: Span
     """Where the word is in the analysed text."""
 
+    @property
+    def literal(self) -> str:
+        """The word after quote removal, or as written when that depends on run-time expansion."""
+        return self.value if self.value is not None else self.text
+
 
 class Redirect(NamedTuple):
     """A redirection such as ``2>&1``, ``> out.log``, ``<<'EOF'`` or ``*> $null``."""

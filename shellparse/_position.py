@@ -49,18 +49,24 @@ class Before(NamedTuple):
 class Verdict:
     """The exit source of a check's place, and the reasons for it, as the steps find them."""
 
-    __slots__ = ("cmdlet", "reasons", "source", "unattributed")
+    __slots__ = ("chain_source", "cmdlet", "reasons", "source", "unattributed")
 
     def __init__(self) -> None:
         self.source: ExitSource = "check"
+        self.chain_source: ExitSource = "check"
+        """The source as far as a zero status goes: what runs after the check only when it passed
+        (``check && next``, a later statement under ``set -e``) cannot turn its failure into 0."""
         self.reasons: list[Reason] = []
         self.cmdlet = False
         """The reporting pipe feeds a PowerShell cmdlet (which never sets the exit status)."""
         self.unattributed = False
         """A non-zero status may be something else's failure (the check may not have run)."""
 
-    def mask(self, found: Reason | None) -> None:
+    def mask(self, found: Reason | None, *, chain: bool = False) -> None:
+        """Mask the check's status; ``chain``: only a non-zero status (a zero one still proves a pass)."""
         self.source = "masked"
+        if not chain:
+            self.chain_source = "masked"
         if found is not None:
             self.reasons.append(found)
 
@@ -112,7 +118,8 @@ def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int]
                           pipefail=before.pipefail)
     if tail is not None:
         if tail.reason.level == "masks":
-            verdict.mask(tail.reason)
+            # Under `set -e` a failing check ends the script there: what follows ran only after a pass.
+            verdict.mask(tail.reason, chain=_errexit_ends(before, pipeline, index == end == start, position, shell))
         else:
             verdict.keep(tail.reason)
     if before.risk is not None:
@@ -146,6 +153,15 @@ def _background(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statemen
     wait = statements[end + 1].pipeline.span
     verdict.keep(reason("waited", wait, piece=excerpt(analyzer.text, wait)))
     return end + 2
+
+
+def _errexit_ends(before: Before, pipeline: Pipeline, last_of_list: bool, position: int, shell: Shell) -> bool:
+    """Whether ``set -e`` ends the script when the check fails, so nothing after it runs: the check
+    decides its pipeline's status (the last command, or any with pipefail), the pipeline is not
+    negated, and it is alone in its ``&&``/``||`` list (bash ignores a failure earlier in one, so
+    `set -e; cd missing && check; echo done` exits 0 without running the check)."""
+    return before.errexit and shell == "bash" and last_of_list and pipeline.negation is None \
+        and (position + 1 == len(pipeline.commands) or before.pipefail)
 
 
 def _piped_into(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, position: int, shell: Shell, *,
@@ -186,6 +202,8 @@ def _piped_out(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, positio
     else:
         if verdict.source == "check":
             verdict.source = "reporting-pipe"
+        if verdict.chain_source == "check":
+            verdict.chain_source = "reporting-pipe"
         verdict.cmdlet = shell == "pwsh" and verdicts[0] == "cmdlet"
         variant = "cmdlet" if verdict.cmdlet else ""
         verdict.keep(reason("reporting-pipe", pipe_span, variant, piece=excerpt(text, pipe_span)))
@@ -235,7 +253,10 @@ def _list_after(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statemen
         if any(statements[later].pipeline.commands[0].words[0].value == "popd" for later in range(index + 1, end + 1)):
             verdict.unattributed = True  # `popd` fails when the `pushd` before did: a failure may be its own
     else:
-        verdict.mask(reason("post-check-command", after, piece=piece))
+        # `check && next`: the rest runs only when the check passed, so a zero status of the list
+        # proves it passed (unless an `||` later in the list can produce one without it).
+        all_and = all(statements[number].op == "&&" for number in range(index, end))
+        verdict.mask(reason("post-check-command", after, piece=piece), chain=all_and)
     return False, None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ._model import Span
+from ._selection import Selection
 from ._vocabulary import CheckKind, Effect, ExitSource, Level, Policy, ReasonCode, Shell
 
 
@@ -47,6 +48,21 @@ class Validation(NamedTuple):
     """A short digest of kind, directory and statement: equal keys mean the same check."""
     span: Span
     """The characters of the check's own command."""
+    identity: str
+    """What counts as the same check, as people read it: the statement without its cosmetic
+    options (``-v``, ``--tb=short``, ``-count=1``), after the environment that is part of it
+    (``GOOS=windows go test ./...``). The key is a digest of kind, directory and identity."""
+    environment: tuple[str, ...]
+    """The assignments and wrapper choices that are part of the identity (``GOOS=windows``,
+    ``docker:api``), sorted; cosmetic ones (``CI``, ``NO_COLOR`` …) are not."""
+    check_key: str
+    """The same digest without the directory: equal check keys are the same check wherever it
+    runs (a tracker pairs it with the place it runs in: the host's working directory joined with
+    :attr:`directory`, so ``cd api && npm test`` in ``/repo`` is ``npm test`` in ``/repo/api``)."""
+    selection: Selection | None
+    """For a run whose family's selection grammar is known (test runners, and linters that take
+    paths), what it selects: a genuine pass whose selection covers a failed run's witnesses it
+    (see :func:`covers`)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -57,6 +73,10 @@ class Validation(NamedTuple):
             "directory": self.directory,
             "key": self.key,
             "span": list(self.span),
+            "identity": self.identity,
+            "environment": list(self.environment),
+            "check_key": self.check_key,
+            "selection": self.selection.to_dict() if self.selection is not None else None,
         }
 
 
@@ -68,13 +88,28 @@ class Check(NamedTuple):
     exit_source: ExitSource
     """One of :data:`EXIT_SOURCES`."""
     witness_eligible: bool
-    """Whether an exit status of 0 from this command line proves this check passed."""
+    """Whether an exit status of 0 from this command line proves this check passed: its status is
+    its own (or one pass-through pipe's, under policy ``seed``), or it is followed only by commands
+    that run when it passed (``lint && test``, a later statement under ``set -e``)."""
     reasons: tuple[Reason, ...]
     """Why, in source order."""
+    failure_eligible: bool
+    """Whether a non-zero exit status of this command line proves this check failed: when the
+    status is its own, or one pass-through pipe's (a host running with pipefail reports the
+    check's failure through it; SIGPIPE's 141 is the pipe's, not the check's), nothing else can
+    fail in its place (``cd missing && check`` reports ``cd``'s failure), and no other check ran
+    before it in its chain. A masked check's exit proves nothing either way; its output still can."""
+    mutates_after: bool
+    """Something that may change the workspace runs after the check in the same command line
+    (``pytest && sed -i …``): its pass no longer describes the code."""
+    chain: int | None
+    """The ``&&`` list (or ``set -e`` script) the check's failure would end, numbered within the
+    command line: of the checks sharing one, a failing run failed at most one — the first whose
+    output shows a failure — and the later ones never ran."""
     failure_attributable: bool = False
-    """Whether a non-zero exit status from this command line proves this check failed: the exit
-    source is ``check`` and nothing else can fail in its place (``cd missing && check`` reports
-    ``cd``'s failure; ``set -o pipefail; check | head`` can report SIGPIPE for a pass)."""
+    """Whether a non-zero exit status from this command line is exactly this check's own: it is
+    :attr:`failure_eligible` and the exit source is ``check`` (no pipe in between;
+    ``set -o pipefail; check | head`` can report SIGPIPE for a pass)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -84,6 +119,9 @@ class Check(NamedTuple):
             "witness_eligible": self.witness_eligible,
             "failure_attributable": self.failure_attributable,
             "reasons": [reason.to_dict() for reason in self.reasons],
+            "failure_eligible": self.failure_eligible,
+            "mutates_after": self.mutates_after,
+            "chain": self.chain,
         }
 
 

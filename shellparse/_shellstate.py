@@ -56,6 +56,9 @@ class ShellState:
     """``set -e`` may be on."""
     errexit_ignored: bool = False
     """The code runs where bash ignores ``set -e`` (before ``&&``/``||``, after ``!``)."""
+    exports: tuple[str, ...] = ()
+    """``NAME=value`` exported to later commands (``export GOOS=windows``, PowerShell
+    ``$env:GOOS = "windows"``): part of the identity of a check they run before."""
     nounset: bool = False
     """``set -u`` may be on: expanding an unset variable ends the shell."""
     allexport: bool = False

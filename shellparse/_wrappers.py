@@ -48,6 +48,15 @@ class Wrapper(NamedTuple):
     """An option naming a Python module to run (``uv run -m pytest``)."""
     string_only: bool = False
     """The command comes only through a string option; other operands are skipped (``su USER -c``)."""
+    separator: bool = False
+    """The command follows ``--``, and the words before it are operands (``mise exec node@20 --
+    npm test``); without a ``--`` the command starts at the first word that is not an option."""
+    identity_options: tuple[str, ...] = ()
+    """Options whose value chooses another toolchain or environment for the command (``uv run
+    --python 3.12``, ``conda run -n py311``): part of the check's identity."""
+    identity_operands: bool = False
+    """The operands choose where the command runs (``docker exec CONTAINER``, ``mise exec
+    node@20``): part of the check's identity, like ``NAME=value`` assignments (``env GOOS=windows``)."""
 
 
 WRAPPERS: tuple[Wrapper, ...] = (
@@ -55,7 +64,7 @@ WRAPPERS: tuple[Wrapper, ...] = (
     Wrapper(("time",), value_options=("-f", "--format", "-o", "--output"), assignments=True),
     Wrapper(("timeout", "gtimeout"), value_options=("-s", "--signal", "-k", "--kill-after"), operands=1),
     Wrapper(("env",), value_options=("-u", "--unset", "-C", "--chdir", "-P"), dir_options=("-C", "--chdir"),
-            string_options=("-S", "--split-string"), assignments=True),
+            string_options=("-S", "--split-string"), assignments=True, identity_options=("-u", "--unset", "-i")),
     Wrapper(("nice",), value_options=("-n", "--adjustment")),
     Wrapper(("ionice",), value_options=("-c", "--class", "-n", "--classdata")),
     Wrapper(("nohup",)),
@@ -80,7 +89,8 @@ WRAPPERS: tuple[Wrapper, ...] = (
     Wrapper(("npx",), value_options=("-p", "--package", "--node-options", "--cache", "--registry"),
             string_options=("-c", "--call")),
     Wrapper(("bunx",), value_options=("-p", "--package")),
-    Wrapper(("uvx",), value_options=("--from", "--with", "--python", "-p", "--index", "--index-url")),
+    Wrapper(("uvx",), value_options=("--from", "--with", "--python", "-p", "--index", "--index-url"),
+            identity_options=("--from", "--with", "--python", "-p")),
     Wrapper(("npm",), subcommands=(("exec",), ("x",)), value_options=("-p", "--package", "-w", "--workspace",
                                                                        "--prefix"),
             dir_options=("--prefix",), string_options=("-c", "--call")),
@@ -97,16 +107,44 @@ WRAPPERS: tuple[Wrapper, ...] = (
                            "-f", "--find-links", "--from", "--config-file", "--cache-dir", "-P",
                            "--upgrade-package", "--reinstall-package", "--refresh-package",
                            "--python-preference", "--color", "--exclude-newer", "--index-strategy"),
-            dir_options=("--directory",), module_option="-m"),
+            dir_options=("--directory",), module_option="-m",
+            identity_options=("--with", "--with-editable", "--with-requirements", "--python", "-p", "--package",
+                              "--extra", "--group", "--only-group", "--no-group", "--env-file", "--all-extras",
+                              "--no-dev", "--isolated", "--exact")),
     Wrapper(("poetry",), subcommands=(("run",),), value_options=("-C", "--directory", "-P", "--project"),
             dir_options=("-C", "--directory", "-P", "--project")),
     Wrapper(("pipenv",), subcommands=(("run",),)),
     Wrapper(("pdm",), subcommands=(("run",),), value_options=("-p", "--project"), dir_options=("-p", "--project")),
     Wrapper(("rye",), subcommands=(("run",),)),
-    Wrapper(("hatch",), subcommands=(("run",),), value_options=("-e", "--env")),
+    Wrapper(("hatch",), subcommands=(("run",),), value_options=("-e", "--env"), identity_options=("-e", "--env")),
     Wrapper(("conda", "mamba", "micromamba"), subcommands=(("run",),),
-            value_options=("-n", "--name", "-p", "--prefix", "--cwd"), dir_options=("--cwd",)),
-    Wrapper(("pixi",), subcommands=(("run",),), value_options=("-e", "--environment", "--manifest-path")),
+            value_options=("-n", "--name", "-p", "--prefix", "--cwd"), dir_options=("--cwd",),
+            identity_options=("-n", "--name", "-p", "--prefix")),
+    Wrapper(("pixi",), subcommands=(("run",),), value_options=("-e", "--environment", "--manifest-path"),
+            identity_options=("-e", "--environment", "--manifest-path")),
+    # Task runners' and dev environments' own launchers: the command runs with their tools.
+    Wrapper(("mise", "rtx"), subcommands=(("exec",), ("x",)), value_options=("-C", "--cd", "-j", "--jobs", "-E",
+                                                                            "--env"),
+            dir_options=("-C", "--cd"), string_options=("-c", "--command"), separator=True,
+            identity_operands=True, identity_options=("-E", "--env")),
+    Wrapper(("devbox",), subcommands=(("run",),), value_options=("-c", "--config", "-e", "--env", "--env-file"),
+            identity_options=("-c", "--config", "-e", "--env", "--env-file")),
+    Wrapper(("rtk",), subcommands=(("proxy",),)),
+    # Containers: the command runs in another machine, which is part of its identity.
+    Wrapper(("docker", "podman"), subcommands=(("exec",), ("compose", "run"), ("compose", "exec")),
+            value_options=("-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--entrypoint", "-l",
+                           "--label", "--name", "-p", "--publish", "-v", "--volume", "--detach-keys", "--pull",
+                           "--index", "-H", "--host", "--context", "--config", "--log-level"),
+            operands=1, identity_operands=True, identity_options=("-e", "--env", "--env-file", "-u", "--user",
+                                                                  "-w", "--workdir", "--entrypoint"),
+            background_options=("-d", "--detach")),
+    Wrapper(("docker-compose", "podman-compose"), subcommands=(("run",), ("exec",)),
+            value_options=("-f", "--file", "-p", "--project-name", "--env-file", "--profile", "-e", "--env", "-u",
+                           "--user", "-w", "--workdir", "--entrypoint", "-l", "--label", "--name", "-v",
+                           "--volume", "--publish"),
+            operands=1, identity_operands=True, identity_options=("-f", "--file", "-e", "--env", "-u", "--user",
+                                                                  "-w", "--workdir", "--entrypoint"),
+            background_options=("-d", "--detach")),
     Wrapper(("bundle", "bundler"), subcommands=(("exec",),), value_options=("--gemfile",)),
     Wrapper(("direnv",), subcommands=(("exec",),), operands=1, dir_operand=True),
     Wrapper(("nix",), subcommands=(("develop",), ("shell",)), rest_options=("-c", "--command")),
@@ -163,6 +201,10 @@ class Unwrapped(NamedTuple):
     """Where a wrapper option means nothing is run (``command -v``), if one does."""
     problem: str | None = None
     """Why the wrapped command cannot be known (a dynamic word, an unreadable string)."""
+    context: tuple[str, ...] = ()
+    """What the wrappers choose for the command that is part of its identity, in order:
+    ``NAME=value`` assignments (``env GOOS=windows``), and the wrapper's choice of toolchain,
+    environment or container as ``program:choice`` (``uv:--python=3.12``, ``docker:api``)."""
 
 
 def _problem(wrappers: tuple[Word, ...], directories: tuple[Word, ...], problem: str) -> Unwrapped:
@@ -193,6 +235,8 @@ class Applied(NamedTuple):
     outcome: Unwrapped | Detached | Inert | None = None
     """A finished result (a command string to parse, or a problem), a detaching or inert
     option, or nothing."""
+    context: tuple[str, ...] = ()
+    """What the wrapper chooses that is part of the command's identity (see :attr:`Unwrapped.context`)."""
 
 
 @lru_cache(maxsize=2048)
@@ -221,7 +265,13 @@ def _option(word: Word) -> tuple[str, str | None]:
 def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
     """Peel wrappers off ``words`` (a simple command's argv)."""
     if not words or words[0].value is None or program_name(words[0].value) not in _MAY_WRAP:
-        return _new(Unwrapped, (words, (), (), None, None, None, None))  # the common case: no wrapper at all
+        return _new(Unwrapped, (words, (), (), None, None, None, None, ()))  # the common case: no wrapper at all
+    context: list[str] = []
+    unwrapped = _unwrap(words, shell, context)
+    return unwrapped._replace(context=tuple(context) + unwrapped.context) if context else unwrapped
+
+
+def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrapped:
     argv = list(words)
     wrappers: list[Word] = []
     directories: list[Word] = []
@@ -255,6 +305,7 @@ def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
         if applied is None:
             break  # `npm install`: the program, not a wrapper here
         wrappers.append(head)
+        context.extend(applied.context)
         outcome = applied.outcome
         if isinstance(outcome, Unwrapped):
             return outcome._replace(wrappers=tuple(wrappers), directories=tuple(directories))
@@ -306,7 +357,10 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
         if index < 0:
             return None
     operands_left = wrapper.operands
+    if wrapper.separator:
+        operands_left = _operands_before_separator(argv, index)
     outcome: Detached | None = None
+    context: list[str] = []
     while index < len(argv):
         word = argv[index]
         name, attached = _option(word)
@@ -316,6 +370,7 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
             index += 1
             break
         if wrapper.assignments and "=" in name and not name.startswith("-") and name.split("=")[0].isidentifier():
+            context.append(name)
             index += 1
             continue
         if name.startswith("-") and name != "-":
@@ -323,17 +378,21 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
                 return Applied([], Inert(word.span))
             if name in wrapper.background_options:
                 outcome = Detached(word.span)
+            takes_value = name in wrapper.value_options and attached is None
+            if name in wrapper.identity_options:
+                value_word = _value_word(argv, index, attached) if takes_value or attached is not None else None
+                setting = name if value_word is None else f"{name}={value_word.value or value_word.text}"
+                context.append(f"{wrapper.names[0]}:{setting}")
             if name in wrapper.string_options:
                 value_word = _value_word(argv, index, attached)
                 if value_word is None:
                     return Applied([], _problem((), (), f"`{name}` has no command string"))
-                return Applied([], _nested_from(value_word, shell, argv[0]))
+                return Applied([], _nested_from(value_word, shell, argv[0]), tuple(context))
             if name in wrapper.rest_options:
-                return Applied(argv[index + 1 :], outcome)
+                return Applied(argv[index + 1 :], outcome, tuple(context))
             if wrapper.module_option and name == wrapper.module_option:
                 module = [Word("python", "python", argv[0].span), Word("-m", "-m", word.span), *argv[index + 1 :]]
-                return Applied(module, outcome)
-            takes_value = name in wrapper.value_options and attached is None
+                return Applied(module, outcome, tuple(context))
             if name in wrapper.dir_options:
                 value_word = _value_word(argv, index, attached)
                 if value_word is not None:
@@ -343,6 +402,8 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
         if operands_left or wrapper.string_only:
             if wrapper.dir_operand:
                 directories.append(word)
+            elif wrapper.identity_operands:
+                context.append(f"{wrapper.names[0]}:{word.value}")
             operands_left = max(0, operands_left - 1)
             index += 1
             continue
@@ -351,9 +412,19 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
         return Applied([], Inert(argv[0].span))
     rest = argv[index:]
     if "hatch" in wrapper.names and rest and rest[0].value and ":" in rest[0].value:
-        command = rest[0].value.partition(":")[2]
+        environment, _, command = rest[0].value.partition(":")
+        context.append(f"hatch:{environment}")
         rest = [Word(rest[0].text, command, rest[0].span), *rest[1:]] if command else rest[1:]
-    return Applied(rest, outcome)
+    return Applied(rest, outcome, tuple(context))
+
+
+def _operands_before_separator(argv: list[Word], index: int) -> int:
+    """How many operands come before a ``--`` after ``argv[index]`` (``mise exec node@20 -- npm
+    test``: one); none when there is no ``--`` (the command then starts at the first operand)."""
+    words = [word.value for word in argv[index:]]
+    if "--" not in words:
+        return 0
+    return sum(1 for value in words[: words.index("--")] if value is not None and not value.startswith("-"))
 
 
 def _value_word(argv: list[Word], index: int, attached: str | None) -> Word | None:

@@ -33,7 +33,8 @@ def test_all_is_exactly_the_public_surface(name: str) -> None:
     assert public - submodules - {"annotations"} == exported
 
 
-@pytest.mark.parametrize("name", ["advisor.consult", "advisor.models", "advisor.orchestration",
+@pytest.mark.parametrize("name", ["advisor.consult", "advisor.gateway", "advisor.ledger", "advisor.models",
+                                  "advisor.orchestration",
                                   "advisor.openai_agents"])
 def test_subpackages_export_exactly_their_public_surface(name: str) -> None:
     """The advisor's subpackages keep `__all__` honest too: every listed name exists, every public one is listed."""
@@ -226,8 +227,9 @@ def test_witness_check_imports_only_what_check_needs(tmp_path: Path) -> None:
     tracker or pydantic, nothing of `audit` or `hook`."""
     modules = modules_loaded(tmp_path, ["check", "--json", "--", "cd api && npm test 2>&1 | tail -5"])
     assert "advisor.cli._check" in modules and "shellparse._api" in modules
-    others = ("click", "pydantic", "obligations", "orjson", "advisor.hosts", "advisor.cli._audit",
-              "advisor.cli._audit_report", "advisor.cli._hook", "advisor.cli._group")
+    others = ("click", "pydantic", "obligations", "orjson", "rich", "advisor.hosts", "advisor.ledger",
+              "advisor.cli._audit", "advisor.cli._audit_report", "advisor.cli._hook", "advisor.cli._group",
+              "advisor.cli._consult", "advisor.cli._log")
     assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
 
 
@@ -238,8 +240,9 @@ def test_witness_hook_answers_tool_events_with_almost_nothing_loaded(tmp_path: P
                           "tool_input": {"command": "npm test"}}).encode()
     modules = modules_loaded(tmp_path, ["hook", "claude-code"], payload)
     assert "advisor.hosts._hook" in modules
-    others = ("click", "pydantic", "shellparse", "obligations", "typing", "advisor.hosts._stop", "advisor.cli._check",
-              "advisor.cli._fast", "advisor.cli._verdict", "advisor.cli._audit", "advisor.cli._group")
+    others = ("click", "pydantic", "shellparse", "obligations", "typing", "rich", "advisor.hosts._stop",
+              "advisor.cli._check", "advisor.cli._fast", "advisor.cli._verdict", "advisor.cli._audit",
+              "advisor.cli._group", "advisor.ledger", "advisor.cli._consult")
     assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
 
 
@@ -250,9 +253,16 @@ def test_witness_hook_stop_imports_the_tracker_and_nothing_of_other_commands(tmp
                           "transcript_path": str(ROOT / "examples" / "session.jsonl")}).encode()
     modules = modules_loaded(tmp_path, ["hook", "claude-code"], payload)
     assert {"advisor.hosts._stop", "obligations._tracker", "obligations.sources._claude"} <= modules
-    others = ("click", "advisor.cli._check", "advisor.cli._fast", "advisor.cli._verdict", "advisor.cli._audit",
-              "advisor.cli._group", "obligations.sources._codex", "obligations.sources._pi")
+    others = ("click", "rich", "advisor.ledger", "advisor.cli._check", "advisor.cli._fast", "advisor.cli._verdict",
+              "advisor.cli._audit", "advisor.cli._group", "obligations.sources._codex", "obligations.sources._pi")
     assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
+
+
+def test_a_dry_run_piped_loads_no_sdk_and_no_rich(tmp_path: Path) -> None:
+    """`witness consult --dry-run` into a pipe compiles the ledger without an SDK, HTTP client or rich."""
+    modules = modules_loaded(tmp_path, ["consult", "--dry-run", "--json", str(ROOT / "examples" / "session.jsonl")])
+    assert {"advisor.ledger._compiler", "advisor.cli._consult"} <= modules
+    assert _loaded(modules, (*SDKS_AND_SERVERS, "rich")) == []
 
 
 def readme_commands() -> list[str]:

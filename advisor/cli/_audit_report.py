@@ -3,9 +3,10 @@ JSON document for programs."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from obligations import ItemReport, SessionAudit
+from obligations import ItemReport, SessionAudit, WitnessRef
 from shellparse import Policy
 
 from ._options import POLICY_MEANING
@@ -56,6 +57,21 @@ def _short(path: str) -> str:
     return path if len(path) <= 60 else "…" + path[-59:]
 
 
+def _one_line(text: str, limit: int = 120) -> str:
+    """A command or a detail on one line: a script of several lines is joined with ``;`` (a line
+    continued with ``\\`` with a space); a long one, or one with a here-document or a quoted string
+    over several lines (a `gh pr create` body), is cut."""
+    if "\n" in text and "<<" not in text:
+        joined = re.sub(r"\s*\\\n\s*", " ", text.strip())
+        lines = [line.strip() for line in joined.splitlines() if line.strip()]
+        if all(line.count('"') % 2 == 0 and line.count("'") % 2 == 0 for line in lines):
+            text = "; ".join(lines)
+    first, newline, _ = text.partition("\n")
+    cut = len(first) > limit
+    shown = first[: limit - 1] if cut else first
+    return shown + " …" if cut or newline else shown
+
+
 def _session(result: SessionAudit) -> list[str]:
     head = f"== {result.path} ({result.format}, {result.lines} lines, {result.tool_calls} tool calls)"
     lines = [head]
@@ -66,7 +82,12 @@ def _session(result: SessionAudit) -> list[str]:
     for row in result.earlier:
         lines.extend(_row("UNRESOLVED (left behind when a later task began)", row))
     for row in result.resolved:
-        lines.extend(_row("resolved", row))
+        lines.extend(_row("resolved later" if row.witness is not None and row.witness.later else "resolved", row))
+    if result.without_exit_code and (result.open or result.earlier):
+        lines.append(f"   note: {result.without_exit_code} shell result(s) carried no exit code (a pass needs one)")
+    if result.abandoned:
+        lines.append(f"   note: {result.abandoned} entries on abandoned branches (rewound or replaced) "
+                     "were not replayed")
     if result.read_error:
         lines.append(f"   INCOMPLETE: {result.read_error}; this covers only the lines read")
     if result.skipped_lines:
@@ -87,22 +108,42 @@ def _row(label: str, row: ItemReport) -> list[str]:
         where = f" in {row.cwd}" if row.cwd else ""
         at = row.last_failed_at or row.first_failed_at
         times = f"failed {row.failures}x, last at {at}" if row.failures > 1 else f"failed at {at}"
-        lines = [f"   {label}: `{row.check}` ({row.check_kind}){where}", f"      {times}: {row.summary}"]
+        by = f" (by worker {row.failed_by})" if row.failed_by else ""
+        lines = [f"   {label}: `{row.check}` ({row.check_kind}){where}{by}", f"      {times}: {row.summary}"]
     attempt = row.last_attempt
     if attempt is not None and row.state == "open":
         at = f" ({attempt.origin})" if attempt.origin else ""
-        lines.append(f"      last re-run `{attempt.command}`{at} did not count — {attempt.reason}")
+        lines.append(f"      last re-run `{_one_line(attempt.command or '')}`{at} did not count — "
+                     f"{_one_line(attempt.reason, 200)}")
     if row.reopened is not None:
         at = f" ({row.reopened.at})" if row.reopened.at else ""
-        lines.append(f"      re-opened{at}: {row.reopened.detail}")
+        lines.append(f"      re-opened{at}: {_reopening(row.reopened.detail)}")
+        if row.reopened.witness is not None:
+            lines.append(f"      (it had been {_witnessed(row.reopened.witness)})")
     if row.witness is not None:
-        run = f"`{row.witness.command}`" if row.witness.command else f"call {row.witness.call_id}"
-        lines.append(f"      witnessed by {run} at {row.witness.at}")
+        lines.append(f"      {_witnessed(row.witness)}")
     if row.disposition:
         lines.append(f"      disposition {row.disposition.kind}: {row.disposition.basis}")
     if row.state == "open":
         lines.append(f"      closes only through: {row.closes_by}")
     return lines
+
+
+def _witnessed(witness: WitnessRef) -> str:
+    """``witnessed by `go test ./...`, a wider run that covers it, at s.jsonl:9 in a later task``."""
+    run = witness.check or (_one_line(witness.command) if witness.command else None)
+    what = f"`{run}`" if run else f"call {witness.call_id}"
+    how = ", a wider run that covers it," if witness.covering else ""
+    when = " in a later task" if witness.later else ""
+    return f"witnessed by {what}{how} at {witness.at}{when}"
+
+
+def _reopening(detail: str) -> str:
+    """A re-opening's detail with the command in it on one line (a here-document is cut)."""
+    if detail.startswith("`") and "` " in detail:
+        command, _, rest = detail[1:].rpartition("` ")
+        return f"`{_one_line(command)}` {rest}"
+    return _one_line(detail, 200)
 
 
 def _summary(results: list[SessionAudit], skipped: int, policy: Policy) -> str:

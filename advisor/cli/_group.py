@@ -32,14 +32,33 @@ def _hook() -> click.Command:
     return command()
 
 
+def _consult() -> click.Command:
+    from ._consult import command
+
+    return command()
+
+
+def _log() -> click.Command:
+    from ._log import command
+
+    return command()
+
+
 def _packet() -> click.Command:
     from ._packet import command
 
     return command()
 
 
-SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "hook": _hook,
-                                                       "packet": _packet}
+def _serve() -> click.Command:
+    from ._serve import command
+
+    return command()
+
+
+SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check": _check, "consult": _consult,
+                                                       "hook": _hook, "log": _log, "packet": _packet,
+                                                       "serve": _serve}
 """Every subcommand, and how to build it."""
 
 

@@ -36,10 +36,14 @@ def render(analysis: Analysis, *, explain: bool = False, color: bool = False) ->
         if validation is not None:
             lines.append(f"  check: {validation.kind} · {validation.family} · {printable(validation.statement)}")
             lines.append(f"  directory: {validation.directory or '(where the command starts)'} · key {validation.key}")
+            if validation.identity != validation.statement:
+                lines.append(f"  same check as: {printable(validation.identity)}")
         others = [check for check in analysis.checks if check.validation != validation]
         for check in others:
+            passes = " (a zero status proves it passed)" if check.witness_eligible and check.exit_source == "masked" \
+                else ""
             lines.append(f"  also runs: {printable(check.validation.statement)} ({check.validation.kind}) — "
-                         f"{check.exit_source}")
+                         f"{check.exit_source}{passes}")
         lines.append(f"  effect: {analysis.effect}")
         lines.append(f"  shell: {analysis.shell} · policy: {analysis.policy}")
     return "\n".join(lines) + "\n"
@@ -59,6 +63,9 @@ def _headline(analysis: Analysis, paint: _Painter) -> str:
             return (paint.warn("reporting pipe") + f": {what} — witnesses under policy {analysis.policy}; "
                     "a failure behind the pipe can still report 0")
         return paint.bad("reporting pipe") + f": {what} — does not witness under policy {analysis.policy}"
+    if analysis.witness_eligible:
+        return (paint.warn("chained") + f": {what} — what follows runs only after it passed, so an exit status of 0 "
+                "proves it passed; a failing status may be another command's")
     return paint.bad("masked") + f": {what} — the exit status is not the check's own"
 
 

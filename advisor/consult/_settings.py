@@ -23,12 +23,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, field_validator
 
-from advisor._config_file import config_path, describe, read_section
+from advisor._config_file import load_table
 from advisor._values import Frozen
 from advisor.consult._workspace import DEFAULT_DENY
-from advisor.errors import ConfigError
 
 
 def _unlimited(value: Any) -> Any:
@@ -71,10 +70,4 @@ class ConsultSettings(Frozen):
 
 def load_consult_settings(flags: Mapping[str, Any] | None = None, *, path: Path | None = None) -> ConsultSettings:
     """The settings: ``flags`` (``None`` values ignored) over the ``[consult]`` table of the config file."""
-    path = path or config_path()
-    settings = dict(read_section("consult", path))
-    settings.update({key: value for key, value in (flags or {}).items() if value is not None})
-    try:
-        return ConsultSettings.model_validate(settings)
-    except ValidationError as error:
-        raise ConfigError(describe(error, f"consultation settings (flags, [consult] in {path})")) from None
+    return load_table(ConsultSettings, "consult", flags, path, "consultation settings")

@@ -14,8 +14,6 @@ pending by construction. Activity before the task's start is never included.
 
 from __future__ import annotations
 
-import functools
-import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -74,10 +72,8 @@ class PacketInput:
 
 
 def shared_redactor() -> Callable[[str], str]:
-    """``obligations.redact`` over whole texts (without the one-line cut some versions make by
-    default: the packet cuts by its own byte budgets, after redacting)."""
-    if "limit" in inspect.signature(redact).parameters:
-        return functools.partial(redact, limit=1 << 30)
+    """``obligations.redact``, the one redactor the project has (whole texts, never cut: the packet
+    cuts by its own byte budgets, after redacting)."""
     return redact
 
 

@@ -28,6 +28,9 @@ class AssistantMessage(BaseEvent):
 
     type: Literal["assistant_message"] = "assistant_message"
     text: str = ""
-    """The message text."""
+    """The message text (without its reasoning)."""
+    reasoning: str = ""
+    """The reasoning or thinking the host recorded for this step, when it kept it in clear
+    (Claude Code ``thinking`` blocks, Codex reasoning summaries, Pi ``thinking`` parts)."""
     claim: Claim | None = None
     """A claim carried by the message, registered as by `Tracker.register_claim`."""

@@ -24,3 +24,7 @@ class BaseEvent(BaseModel):
     """When the host says the event happened (informational only)."""
     origin: str | None = None
     """Where the event was read from, for reports (``session.jsonl:412``)."""
+    entry_id: str | None = None
+    """The id of the transcript entry it was read from, the same on every read of the file: Pi's
+    entry ``id``, Claude Code's ``uuid``, ``L<line>`` for Codex (whose entries have none). The
+    advisor's ledger names its cards after it (``#id``)."""

@@ -16,8 +16,11 @@ class HostMessage(BaseEvent):
     type: Literal["host_message"] = "host_message"
     kind: HostMessageKind = "hook-feedback"
     """What the host says: ``hook-feedback`` is a hook's answer (a Stop hook's block reason) handed
-    to the agent."""
+    to the agent; ``extension`` a message one of its extensions added."""
     text: str = ""
     """The text, without the host's wrapping (``Stop hook feedback:``, ``<hook_prompt …>``)."""
     hidden: bool = False
-    """The host marks it as not shown to the user (Claude Code's ``isMeta``)."""
+    """The host marks it as not shown to the user (Claude Code's ``isMeta``, Pi's ``display: false``)."""
+    name: str | None = None
+    """For an extension's message, the extension's name for its kind (Pi's ``customType``:
+    ``advisor-review`` is a completion review's answer)."""

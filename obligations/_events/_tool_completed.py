@@ -22,4 +22,6 @@ class ToolCompleted(BaseEvent):
     error_message: str | None = None
     """The host's error message."""
     output: str | None = None
-    """The output the agent saw (possibly cut by the host)."""
+    """The output the agent saw (possibly cut by the host), without the images it held."""
+    images: int = 0
+    """Images in the result (a screenshot the tool read): viewable again at the call's path."""

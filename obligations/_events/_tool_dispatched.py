@@ -25,3 +25,8 @@ class ToolDispatched(BaseEvent):
     """The dialect of a shell tool's command, when the host knows it (else from the tool's name)."""
     cwd: str | None = None
     """The working directory the host runs the call in, when it reports one."""
+    user_shell: bool = False
+    """The user ran this command themselves (``!`` in Claude Code, Codex and Pi), not the agent."""
+    excluded: bool = False
+    """The host keeps the call and its output out of the agent's context (Pi's ``!!`` runs). It
+    still ran, and counts for obligations; the advisor is not shown it either."""

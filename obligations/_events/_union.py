@@ -16,12 +16,13 @@ from ._agent_spawned import AgentSpawned
 from ._assistant_message import AssistantMessage
 from ._compaction import Compaction
 from ._host_message import HostMessage
+from ._tool_catalogue import ToolCatalogue
 from ._tool_completed import ToolCompleted
 from ._tool_dispatched import ToolDispatched
 from ._user_message import UserMessage
 
 Event = (UserMessage | HostMessage | AssistantMessage | ToolDispatched | ToolCompleted | AgentSpawned | AgentDisposed
-         | Compaction)
+         | Compaction | ToolCatalogue)
 DiscriminatedEvent = Annotated[Event, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Event] = TypeAdapter(DiscriminatedEvent)
 

@@ -15,3 +15,6 @@ class UserMessage(BaseEvent):
     """The user's words."""
     goal: bool = False
     """A continuation of the same goal (an automatic "keep going"): the task does not change."""
+    images: int = 0
+    """Images the user pasted into the message. They have no path (they were pasted, not read
+    from a file), so nothing that reads files can show them."""

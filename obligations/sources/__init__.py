@@ -30,6 +30,7 @@ The public API is this module's ``__all__``.
 """
 
 from ..errors import NotATranscript
+from ._catalogues import host_tools
 from ._detect import FORMATS, detect_format, file_kind
 from ._report import TranscriptReport
 from ._transcript import Transcript, open_transcript
@@ -41,5 +42,6 @@ __all__ = [
     "TranscriptReport",
     "detect_format",
     "file_kind",
+    "host_tools",
     "open_transcript",
 ]

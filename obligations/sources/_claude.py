@@ -16,6 +16,15 @@ How host facts are mapped:
   is a ``Bash`` call of its own, without an exit code.
 - Compaction: a ``compact_boundary`` system entry and the ``isCompactSummary`` entry after it
   are one ``Compaction`` carrying the summary text.
+- Rewinds (``/rewind``, an edited prompt) leave the replaced prompt's subtree in the file: only
+  the active branch is replayed (see ``_claude_branch``), and the report counts the entries left
+  out as ``abandoned``.
+- Every event carries its entry's ``uuid`` as ``entry_id``. A response's ``thinking`` (an entry
+  of its own, before its text and calls) is the ``reasoning`` of its ``AssistantMessage``; images
+  pasted into a user entry, and images in a tool result, are counted, never kept. Claude Code's
+  own advisor is a server tool (``server_tool_use`` named ``advisor`` and its
+  ``advisor_tool_result`` in the assistant's entries): a call and result of its own, whose advice
+  is usually stored encrypted (then the result has no output).
 - Sub-agents: entries with ``isSidechain`` belong to their ``agentId`` (``sidechain`` when it is
   missing); ``agent_progress`` entries that mirror a sub-agent's messages into the main file
   are read the same way. Each sub-agent is announced by ``AgentSpawned(parent_id="root",
@@ -51,6 +60,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from .._consultations import is_advisor_tool
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
 from .._events._host_message import HostMessage
@@ -59,7 +69,7 @@ from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
-from ._common import ROOT, Bounded, Stamp, error_code, exit_status, kind_of, string, text_of
+from ._common import ROOT, Bounded, Stamp, count_parts, error_code, exit_status, kind_of, string, text_of
 from ._report import TranscriptReport
 
 KNOWN_TYPES = frozenset({
@@ -78,6 +88,12 @@ _WRAPPED = re.compile(r"^<(command-name|command-message|command-args|local-comma
 _BASH_INPUT = re.compile(r"^<bash-input>(.*)</bash-input>\s*$", re.S)
 _BASH_OUTPUT = re.compile(r"<(bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
 _INTERRUPTION = "[Request interrupted by user"
+_SESSION_COMMANDS = re.compile(
+    r"^/(?:compact|context|cost|status|model|config|help|memory|permissions|doctor|resume|rewind|export|hooks"
+    r"|agents|mcp|ide|statusline|usage|todos|bashes|release-notes|output-style|privacy-settings|vim)(?:\s.*)?$",
+    re.S)
+"""Claude Code's own commands typed as a prompt (``/compact``): they manage the session, they are no
+new task (a false task boundary would drop open obligations)."""
 _HOOK_FEEDBACK = re.compile(r"^(?:Subagent)?Stop hook feedback:\n")
 
 
@@ -106,11 +122,12 @@ class ClaudeReader:
         self.turns: Bounded[tuple[str, str], bool] = Bounded()
         self.user_shell: dict[str, str] = {}
         self.boundary: _Boundary | None = None
+        self.thinking: Bounded[tuple[str, str], str] = Bounded(1000)
         self.first_message = True
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         kind = kind_of(entry.get("type"))
-        self.stamp.at(line, entry.get("timestamp"))
+        self.stamp.at(line, entry.get("timestamp"), entry.get("uuid"))
         if self.report.session_id is None:
             self.report.session_id = string(entry.get("sessionId"))
         if self.report.cwd is None:
@@ -153,6 +170,7 @@ class ClaudeReader:
                     "cwd": inner.get("cwd") or entry.get("cwd")}
         if inner.get("timestamp") is not None:
             self.stamp.timestamp = inner.get("timestamp")
+        self.stamp.entry_id = string(inner.get("uuid")) or self.stamp.entry_id
         return self._message(mirrored)
 
     def _message(self, entry: dict[str, Any]) -> list[Event]:
@@ -180,16 +198,17 @@ class ClaudeReader:
         if entry.get("isMeta") or entry.get("isVisibleInTranscriptOnly"):
             return []
         text = text_of(content).strip()
-        if not text or text.startswith(_INTERRUPTION):
+        images = count_parts(content, ("image",))
+        if (not text and not images) or text.startswith(_INTERRUPTION):
             return []
         shell = _BASH_INPUT.match(text)
         if shell:
             return self._user_shell(shell.group(1), entry, agent)
         if text.startswith(("<bash-stdout>", "<bash-stderr>")):
             return self._user_shell_output(text, agent)
-        if _WRAPPED.match(text):
+        if _WRAPPED.match(text) or _SESSION_COMMANDS.match(text):
             return []
-        return [UserMessage(text=text, **base)]
+        return [UserMessage(text=text, images=images, **base)]
 
     def _assistant(self, entry: dict[str, Any], agent: str) -> list[Event]:
         message = entry.get("message")
@@ -198,14 +217,18 @@ class ClaudeReader:
         content = message.get("content")
         blocks = content if isinstance(content, list) else []
         events: list[Event] = []
-        calls = [block for block in blocks if isinstance(block, dict) and block.get("type") == "tool_use"]
-        text = text_of(content)
+        calls, text, reasoning, server = _blocks(blocks) if blocks else ([], text_of(content), "", False)
         ident = string(message.get("id"))
         new_turn = ident is None or (agent, ident) not in self.turns
         if message.get("model") != "<synthetic>" and (text or calls) and new_turn:
             if ident is not None:
                 self.turns[(agent, ident)] = True
-            events.append(AssistantMessage(text=text, **self.stamp.base(agent)))
+                earlier = self.thinking.pop((agent, ident), "") if self.thinking else ""
+                reasoning = f"{earlier}\n{reasoning}" if earlier and reasoning else earlier or reasoning
+            events.append(AssistantMessage(text=text, reasoning=reasoning, **self.stamp.base(agent)))
+        elif reasoning and ident is not None and new_turn:
+            # Claude Code writes a response's thinking as an entry of its own, before its text and calls.
+            self.thinking[(agent, ident)] = reasoning
         for index, block in enumerate(calls):
             call_id = string(block.get("id")) or f"{self.stamp.origin}#{index}"
             if call_id in self.dispatched:
@@ -217,6 +240,29 @@ class ClaudeReader:
             self.pending[call_id] = _Call(name, arguments.get("run_in_background") is True)
             events.append(ToolDispatched(call_id=call_id, tool=name, arguments=arguments, cwd=string(entry.get("cwd")),
                                          **self.stamp.base(agent)))
+        return events + self._server_advisor(blocks, agent) if server else events
+
+    def _server_advisor(self, blocks: list[Any], agent: str) -> list[Event]:
+        """Claude Code's own advisor, a server tool: its call and its result are in the assistant's entries."""
+        events: list[Event] = []
+        for block in blocks:
+            kind = block.get("type") if isinstance(block, dict) else None
+            if kind == "server_tool_use" and is_advisor_tool(string(block.get("name")) or ""):
+                call_id = string(block.get("id")) or f"{self.stamp.origin}#advisor"
+                if call_id not in self.dispatched:
+                    self.dispatched[call_id] = True
+                    arguments = block.get("input")
+                    events.append(ToolDispatched(call_id=call_id, tool=string(block.get("name")) or "advisor",
+                                                 arguments=arguments if isinstance(arguments, dict) else {},
+                                                 **self.stamp.base(agent)))
+            elif kind == "advisor_tool_result":
+                call_id = string(block.get("tool_use_id")) or f"{self.stamp.origin}#advisor"
+                if call_id not in self.completed:
+                    self.completed[call_id] = True
+                    advice = _advice(block.get("content"))
+                    events.append(ToolCompleted(call_id=call_id, output=advice,
+                                                error_message=None if advice else "the host keeps the advice encrypted",
+                                                **self.stamp.base(agent)))
         return events
 
     def _result(self, block: dict[str, Any], detail: Any, agent: str) -> ToolCompleted | None:
@@ -242,12 +288,13 @@ class ClaudeReader:
         else:
             code = error_code(text) if is_error else None
         return ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=is_error, error_code=code,
-                             error_message=text if is_error else None, output=text, **self.stamp.base(agent))
+                             error_message=text if is_error else None, output=text,
+                             images=count_parts(block.get("content"), ("image",)), **self.stamp.base(agent))
 
     def _user_shell(self, command: str, entry: dict[str, Any], agent: str) -> list[Event]:
         call_id = f"user-shell:{string(entry.get('uuid')) or self.stamp.origin}"
         self.user_shell[agent] = call_id
-        return [ToolDispatched(call_id=call_id, tool="Bash", arguments={"command": command},
+        return [ToolDispatched(call_id=call_id, tool="Bash", arguments={"command": command}, user_shell=True,
                                cwd=string(entry.get("cwd")), **self.stamp.base(agent))]
 
     def _user_shell_output(self, text: str, agent: str) -> list[Event]:
@@ -270,6 +317,43 @@ def _agent(entry: dict[str, Any]) -> str:
     if entry.get("isSidechain") is True:
         return string(entry.get("agentId")) or "sidechain"
     return ROOT
+
+
+def _joined(parts: list[str]) -> str:
+    return ("\n".join(parts) if len(parts) > 1 else parts[0]) if parts else ""
+
+
+def _blocks(blocks: list[Any]) -> tuple[list[dict[str, Any]], str, str, bool]:
+    """An assistant entry's tool calls, text, thinking, and whether it holds server-tool blocks — in one pass."""
+    calls: list[dict[str, Any]] = []
+    texts: list[str] = []
+    thinking: list[str] = []
+    server = False
+    for block in blocks:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "tool_use":
+            calls.append(block)
+        elif kind == "text":
+            part = block.get("text")
+            if isinstance(part, str):
+                texts.append(part)
+        elif kind == "thinking":
+            part = block.get("thinking")
+            if isinstance(part, str) and part:
+                thinking.append(part)
+        elif kind == "server_tool_use" or kind == "advisor_tool_result":
+            server = True
+    return calls, _joined(texts), _joined(thinking), server
+
+
+def _advice(content: Any) -> str | None:
+    """The text of a server-side advisor's result; ``None`` when the host stores it encrypted."""
+    if isinstance(content, dict):
+        text = content.get("text")
+        return text if isinstance(text, str) and text.strip() else None
+    return text_of(content) or None
 
 
 def _hook_feedback(entry: dict[str, Any], content: Any) -> str | None:

@@ -19,6 +19,11 @@ Every line is ``{timestamp, type, payload}``. How host facts are mapped:
   instructions>``, ``# AGENTS.md instructions`` …); the assistant's are ``agent_message`` and
   assistant ``message`` items. Codex records most messages twice, once as each; the second
   copy is dropped. ``compacted`` is a ``Compaction``.
+- Every event's ``entry_id`` is ``L<line>`` (rollout lines have no ids). A ``reasoning`` item's
+  summary (its encrypted content is never readable) is the ``reasoning`` of the next assistant
+  message, or of an ``AssistantMessage`` of its own when the step only calls tools. Images in a
+  user message are counted, never kept; a session's ``dynamic_tools`` are a ``ToolCatalogue``;
+  an ``exec_command_end`` whose ``source`` is ``user_shell`` is the user's own command.
 - A Stop hook's block is recorded as a *user* message ``<hook_prompt hook_run_id="…">reason
   </hook_prompt>`` whose content items carry ``provenance: {"type": "harness", "hook": true}``
   (0.171.0; also an ``item_completed`` ``HookPrompt`` event, not read): a ``HostMessage`` of kind
@@ -34,6 +39,9 @@ own output below ``Output:``. A unified-exec command still running when its call
 session, or its ``exec_command_end``, reports the exit; ``write_stdin`` is not a call of its own.
 A declined command (``exec command rejected by user``, ``status: declined``) has no exit code
 and ``error_code "permission_denied"``. A result with no exit code anywhere has none.
+
+Codex "code mode" wraps every call in a JavaScript ``exec`` cell that calls the tools itself,
+whose results can arrive later through ``wait`` calls: see ``_codex_cells``.
 """
 
 from __future__ import annotations
@@ -47,13 +55,27 @@ from typing import Any, Literal
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
 from .._events._host_message import HostMessage
+from .._events._tool_catalogue import ToolCatalogue, ToolInfo
 from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
 from ..errors import MalformedEntry
-from ._common import ROOT, Bounded, Stamp, error_code, exit_status, integer, kind_of, resolve, string, text_of
+from ._codex_cells import CodeCells
+from ._common import (
+    ROOT,
+    Bounded,
+    Stamp,
+    count_parts,
+    error_code,
+    exit_status,
+    integer,
+    kind_of,
+    resolve,
+    string,
+    text_of,
+)
 from ._report import TranscriptReport
 
 KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted", "session_state"})
@@ -108,6 +130,8 @@ class CodexReader:
         self.polls: Bounded[str, str] = Bounded()
         self.done: Bounded[str, bool] = Bounded()
         self.echo: tuple[str, str, str] | None = None
+        self.cells = CodeCells(self.stamp, report)
+        self.reasoning = ""
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         self.stamp.at(line, entry.get("timestamp"))
@@ -131,13 +155,17 @@ class CodexReader:
             return self._out([Compaction(summary=string(payload.get("message")) or "", **self.stamp.base(self.agent))])
         return []
 
+    def _take_reasoning(self) -> str:
+        reasoning, self.reasoning = self.reasoning, ""
+        return reasoning
+
     def gap(self, line: int) -> None:
         return None
 
     def finish(self) -> list[Event]:
-        self.report.unfinished_calls = len(self.calls) + len(self.deferred)
+        self.report.unfinished_calls = len(self.calls) + len(self.deferred) + self.cells.unfinished
         self.report.unanswered(list(self.calls))
-        return []
+        return self._out(self.cells.finish(self.agent))
 
     # -- entries ------------------------------------------------------------------------------
 
@@ -149,10 +177,14 @@ class CodexReader:
         self.cwd = string(payload.get("cwd"))
         self.report.session_id, self.report.cwd = ident, self.cwd
         source = payload.get("source")
+        events: list[Event] = []
         if isinstance(source, dict) and "subagent" in source:
             self.agent = ident or "subagent"
-            return self.stamp.announce(self.agent)
-        return []
+            events = self.stamp.announce(self.agent)
+        tools = _dynamic_tools(payload.get("dynamic_tools"))
+        if tools:
+            events.append(ToolCatalogue(tools=tools, **self.stamp.base(self.agent)))
+        return events
 
     def _item(self, payload: dict[str, Any]) -> list[Event]:
         kind = kind_of(payload.get("type"))
@@ -162,9 +194,14 @@ class CodexReader:
             if role == "user" and _from_hook(payload):
                 return self._said("host", text, "item")
             if role == "user" and not _CONTEXT.match(text):
-                return self._said("user", text, "item")
+                return self._said("user", text, "item", count_parts(payload.get("content"), ("input_image",)))
             if role == "assistant":
                 return self._said("assistant", text, "item")
+            return []
+        if kind == "reasoning":
+            summary = payload.get("summary")
+            self.reasoning = "\n".join(part for part in (self.reasoning, text_of(summary, ("summary_text",)),
+                                                          text_of(payload.get("content"), ("reasoning_text",))) if part)
             return []
         if kind in _CALLS:
             return self._call(payload, kind)
@@ -179,7 +216,9 @@ class CodexReader:
         if kind == "user_message":
             if payload.get("kind") not in (None, "plain"):
                 return []  # older rollouts tag injected instructions and context this way
-            return self._said("user", (string(payload.get("message")) or "").strip(), "event")
+            images = payload.get("images")
+            return self._said("user", (string(payload.get("message")) or "").strip(), "event",
+                              len(images) if isinstance(images, list) else 0)
         if kind == "agent_message":
             return self._said("assistant", (string(payload.get("message")) or "").strip(), "event")
         if kind == "exec_command_end":
@@ -190,8 +229,8 @@ class CodexReader:
                 self.ends[call_id] = _End(None, None, payload.get("success") is False, None)
         return []  # the other ~70 event kinds: tokens, turn markers, progress
 
-    def _said(self, role: str, text: str, source: str) -> list[Event]:
-        if not text:
+    def _said(self, role: str, text: str, source: str, images: int = 0) -> list[Event]:
+        if not text and not images:
             return []
         if role == "user" and _hook_prompts(text):
             role = "host"  # a hook's prompt recorded without its provenance (an event, an older rollout)
@@ -204,9 +243,9 @@ class CodexReader:
             prompts = _hook_prompts(text) or [text]
             said = [HostMessage(kind="hook-feedback", text=prompt.strip(), **base) for prompt in prompts]
         elif role == "user":
-            said = [UserMessage(text=text, **base)]
+            said = [UserMessage(text=text, images=images, **base)]
         else:
-            said = [AssistantMessage(text=text, **base)]
+            said = [AssistantMessage(text=text, reasoning=self._take_reasoning(), **base)]
         events = self._out(said)
         self.echo = (role, text, source)
         return events
@@ -221,6 +260,9 @@ class CodexReader:
         elif kind == "custom_tool_call":
             name = string(payload.get("name")) or "unknown"
             raw = payload.get("input")
+            if name == "exec" and isinstance(raw, str):
+                # Code mode: a JavaScript cell that calls the tools itself.
+                return self._out(self.cells.dispatch(call_id, raw, self.cwd, self.agent))
             arguments = {"input": raw} if isinstance(raw, str) else _arguments(raw)
         elif kind == "local_shell_call":
             name = "local_shell"
@@ -235,16 +277,24 @@ class CodexReader:
             # A poll of (or input to) a running command: part of that command's call, not a new one.
             self.polls[call_id] = str(arguments.get("session_id"))
             return []
+        if name == "wait" and "cell_id" in arguments:
+            self.cells.wait(call_id, arguments)  # a poll of a running code-mode cell
+            return []
         self.calls[call_id] = _Call(name)
         shell: Literal["pwsh"] | None = None
         if isinstance(arguments.get("shell"), str) and _PWSH.search(arguments["shell"]):
             shell = "pwsh"
-        return self._out([ToolDispatched(call_id=call_id, tool=name, arguments=arguments, shell=shell,
-                                         cwd=resolve(workdir, self.cwd), **self.stamp.base(self.agent))])
+        reasoning = self._take_reasoning()
+        step: list[Event] = [AssistantMessage(reasoning=reasoning, **self.stamp.base(self.agent))] if reasoning else []
+        return self._out([*step, ToolDispatched(call_id=call_id, tool=name, arguments=arguments, shell=shell,
+                                                cwd=resolve(workdir, self.cwd), **self.stamp.base(self.agent))])
 
     def _output(self, payload: dict[str, Any]) -> list[Event]:
         call_id = string(payload.get("call_id")) or f"{self.stamp.origin}"
         raw = payload.get("output")
+        cell = self.cells.output(call_id, raw, self.agent)
+        if cell is not None:
+            return self._out(cell)
         if call_id in self.polls:
             return self._poll(self.polls.pop(call_id), raw)
         call = self.calls.pop(call_id, None)
@@ -300,6 +350,7 @@ class CodexReader:
         # dispatch was lost. It ran in the workspace, so it is replayed as a call of its own.
         command = payload.get("command")
         dispatch = ToolDispatched(call_id=call_id, tool="local_shell", arguments={"command": command},
+                                  user_shell=payload.get("source") == "user_shell",
                                   cwd=resolve(payload.get("cwd"), self.cwd), **self.stamp.base(self.agent))
         return self._out([dispatch]) + self._complete(call_id, "local_shell", exit_code, output, declined, code)
 
@@ -346,6 +397,19 @@ def _hook_prompts(text: str) -> list[str]:
             return []
         prompts.append(element[opening.end():].strip())
     return prompts
+
+
+def _dynamic_tools(raw: Any) -> tuple[ToolInfo, ...]:
+    """The tools a session's ``dynamic_tools`` declare (functions, and the functions of namespaces)."""
+    found: list[ToolInfo] = []
+    for item in raw if isinstance(raw, list) else []:
+        if not isinstance(item, dict):
+            continue
+        members = item.get("tools") if item.get("type") == "namespace" else [item]
+        for tool in members if isinstance(members, list) else []:
+            if isinstance(tool, dict) and string(tool.get("name")):
+                found.append(ToolInfo(name=tool["name"], description=string(tool.get("description")) or ""))
+    return tuple(found)
 
 
 def _arguments(raw: Any) -> dict[str, Any]:

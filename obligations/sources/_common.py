@@ -55,12 +55,14 @@ class Stamp:
         self.name = name
         self.line = 0
         self.timestamp: Any = None
+        self.entry_id: Any = None
         self.announced: set[str] = set()
 
-    def at(self, line: int, timestamp: Any) -> None:
-        """Move to ``line``; ``timestamp`` is the entry's, if any."""
-        # Parsed only when an event is made: most entries make none.
-        self.line, self.timestamp = line, timestamp
+    def at(self, line: int, timestamp: Any, entry_id: Any = None) -> None:
+        """Move to ``line``; ``timestamp`` and ``entry_id`` are the entry's, if it has them (an
+        entry without an id is named ``L<line>``)."""
+        # Read only when an event is made: most entries make none.
+        self.line, self.timestamp, self.entry_id = line, timestamp, entry_id
 
     @property
     def origin(self) -> str:
@@ -74,7 +76,9 @@ class Stamp:
 
     def base(self, agent_id: str = ROOT) -> dict[str, Any]:
         """The fields every event gets."""
-        return {"agent_id": agent_id, "origin": self.origin, "time": self.time}
+        ident = self.entry_id
+        return {"agent_id": agent_id, "origin": self.origin, "time": self.time,
+                "entry_id": ident if isinstance(ident, str) and ident else f"L{self.line}"}
 
     def announce(self, agent_id: str) -> list[Event]:
         """``AgentSpawned`` for a sub-agent's first event (nothing for root, or when already done)."""
@@ -92,6 +96,21 @@ def parse_time(value: Any) -> datetime | None:
         return datetime.fromisoformat(value)
     except ValueError:
         return None
+
+
+def count_parts(content: Any, kinds: tuple[str, ...]) -> int:
+    """How many parts of a message's content are of one of ``kinds`` (images, typically)."""
+    if not isinstance(content, list):
+        return 0
+    return sum(1 for block in content if isinstance(block, dict) and block.get("type") in kinds)
+
+
+def thinking_of(content: Any, kind: str = "thinking") -> str:
+    """The reasoning text of a message's ``thinking`` parts (``""`` when it kept none in clear)."""
+    if not isinstance(content, list):
+        return ""
+    parts = [block.get(kind) for block in content if isinstance(block, dict) and block.get("type") == kind]
+    return "\n".join(part for part in parts if isinstance(part, str) and part)
 
 
 def text_of(content: Any, kinds: tuple[str, ...] = ("text",)) -> str:

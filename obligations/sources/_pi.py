@@ -14,12 +14,21 @@ corrupt line inside a chain is bridged: the entry after it continues the chain i
 
 How host facts are mapped:
 
-- ``message`` role ``user``: ``UserMessage``; ``assistant``: ``AssistantMessage`` and a
-  ``ToolDispatched`` per ``toolCall`` part (with the header's ``cwd``); ``toolResult``:
-  ``ToolCompleted`` with ``isError``; ``bashExecution`` (the user's ``!`` command): a ``bash``
-  call and its result with ``exitCode``. ``custom`` / ``custom_message`` entries are
-  extensions' messages — neither the user's words nor the agent's turn — and are not replayed.
-- ``compaction`` and ``branch_summary``: ``Compaction`` with the summary.
+- ``message`` role ``user``: ``UserMessage``; ``assistant``: ``AssistantMessage`` (its
+  ``thinking`` parts as ``reasoning``) and a ``ToolDispatched`` per ``toolCall`` part (with the
+  header's ``cwd``) — none for a message whose ``stopReason`` is ``aborted`` or ``error``: Pi
+  returns before running its tool calls, so they never ran (they are counted in the report as
+  ``never_ran``); ``toolResult``: ``ToolCompleted`` with ``isError``; ``bashExecution`` (the
+  user's ``!`` command): a ``bash`` call (``user_shell``; ``excluded`` for ``!!``, which Pi keeps
+  out of the agent's context) and its result with ``exitCode``. A ``custom_message`` is an
+  extension's ``HostMessage`` (``hidden`` unless ``display`` is true); ``custom`` entries are
+  extensions' state and are not replayed. A ``system`` message listing ``tools`` (Pi 0.86's
+  snapshot) is a ``ToolCatalogue``. Images are counted, never kept; every event carries its
+  entry's ``id``.
+- An ``advisor`` result whose ``details`` say the consultation failed, was skipped or aborted is
+  an error result: its text is a notice, not advice.
+- ``compaction`` and ``branch_summary``: ``Compaction`` (kind ``branch`` for the latter) with the
+  summary, and for a compaction the ``firstKeptEntryId`` as ``first_kept``.
 
 **Exit codes of the ``bash`` tool** (Pi's ``core/tools/bash.ts``): a non-zero exit throws,
 so the result is ``isError`` with ``Command exited with code N`` as its last line — exit N;
@@ -38,14 +47,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._consultations import is_advisor_tool
 from .._events._assistant_message import AssistantMessage
 from .._events._compaction import Compaction
+from .._events._host_message import HostMessage
+from .._events._tool_catalogue import ToolCatalogue, ToolInfo
 from .._events._tool_completed import ToolCompleted
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
-from ._common import Bounded, Stamp, error_code, exit_status, integer, kind_of, string, text_of
+from ._common import (
+    Bounded,
+    Stamp,
+    count_parts,
+    error_code,
+    exit_status,
+    integer,
+    kind_of,
+    string,
+    text_of,
+    thinking_of,
+)
 from ._lines import parse_line, raw_lines
 from ._replay import replay
 from ._report import TranscriptReport
@@ -62,6 +85,8 @@ _EXITED = re.compile(r"Command exited with code (-?\d+)\s*$")
 _ABORTED = re.compile(r"Command aborted\s*$")
 _TIMED_OUT = re.compile(r"Command timed out after [^\n]*$")
 _MAX_GAPS = 100_000
+_NOT_EXECUTED = ("aborted", "error")
+"""Pi's ``stopReason`` values with which the agent loop returns before running the message's tool calls."""
 
 
 @dataclass(slots=True)
@@ -172,9 +197,10 @@ class PiReader:
         self.report = report
         self.cwd: str | None = None
         self.pending: Bounded[str, bool] = Bounded()
+        self.never_ran: Bounded[str, bool] = Bounded()
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
-        self.stamp.at(line, entry.get("timestamp"))
+        self.stamp.at(line, entry.get("timestamp"), entry.get("id"))
         kind = kind_of(entry.get("type"))
         base = self.stamp.base()
         if kind == "session":
@@ -185,7 +211,12 @@ class PiReader:
             message = entry.get("message")
             return self._message(message if isinstance(message, dict) else {}, entry)
         if kind in ("compaction", "branch_summary"):
-            return [Compaction(summary=string(entry.get("summary")) or "", **base)]
+            summary = string(entry.get("summary")) or ""
+            if kind == "branch_summary":
+                return [Compaction(summary=summary, kind="branch", **base)]
+            return [Compaction(summary=summary, first_kept=string(entry.get("firstKeptEntryId")), **base)]
+        if kind == "custom_message":
+            return [_extension_message(entry, base)]
         if kind not in KNOWN_TYPES:
             self.report.unknown(kind if kind is not None else "(untyped)")
         return []
@@ -203,28 +234,47 @@ class PiReader:
         base = self.stamp.base()
         if role == "user":
             text = text_of(message.get("content")).strip()
-            return [UserMessage(text=text, **base)] if text else []
+            images = count_parts(message.get("content"), ("image",))
+            return [UserMessage(text=text, images=images, **base)] if text or images else []
         if role == "assistant":
             content = message.get("content")
-            events: list[Event] = [AssistantMessage(text=text_of(content), **base)]
-            for index, part in enumerate(content if isinstance(content, list) else []):
-                if isinstance(part, dict) and part.get("type") == "toolCall":
-                    call_id = string(part.get("id")) or f"{self.stamp.origin}#{index}"
-                    arguments = part.get("arguments")
-                    self.pending[call_id] = True
-                    events.append(ToolDispatched(call_id=call_id, tool=string(part.get("name")) or "unknown",
-                                                 arguments=arguments if isinstance(arguments, dict) else {},
-                                                 cwd=self.cwd, **base))
-            return events
+            events: list[Event] = [AssistantMessage(text=text_of(content), reasoning=thinking_of(content), **base)]
+            return events + self._tool_calls(message, content if isinstance(content, list) else [])
         if role == "toolResult":
+            if string(message.get("toolCallId")) in self.never_ran:
+                return []  # a result for a call that never ran (there should be none)
             return [self._result(message)]
         if role == "bashExecution":
             return self._user_shell(message, entry)
         if role in ("branchSummary", "compactionSummary"):
-            return [Compaction(summary=string(message.get("summary")) or "", **base)]
+            return [Compaction(summary=string(message.get("summary")) or "",
+                               kind="branch" if role == "branchSummary" else "compaction", **base)]
+        if role == "system" and isinstance(message.get("tools"), list):
+            return [ToolCatalogue(tools=_tools(message["tools"]), **base)]
         if role not in KNOWN_ROLES:
             self.report.unknown(f"message:{role if role is not None else '(no role)'}")
         return []
+
+    def _tool_calls(self, message: dict[str, Any], content: list[Any]) -> list[Event]:
+        """The ``toolCall`` parts of an assistant message, dispatched — unless the message ended
+        ``aborted`` or ``error``: Pi returns before executing its tool calls then, so they never ran."""
+        base = self.stamp.base()
+        stopped = message.get("stopReason") in _NOT_EXECUTED
+        events: list[Event] = []
+        for index, part in enumerate(content):
+            if not isinstance(part, dict) or part.get("type") != "toolCall":
+                continue
+            call_id = string(part.get("id")) or f"{self.stamp.origin}#{index}"
+            if stopped:
+                self.never_ran[call_id] = True
+                self.report.never_ran += 1
+                continue
+            arguments = part.get("arguments")
+            self.pending[call_id] = True
+            events.append(ToolDispatched(call_id=call_id, tool=string(part.get("name")) or "unknown",
+                                         arguments=arguments if isinstance(arguments, dict) else {},
+                                         cwd=self.cwd, **base))
+        return events
 
     def _result(self, message: dict[str, Any]) -> ToolCompleted:
         call_id = string(message.get("toolCallId")) or f"{self.stamp.origin}#result"
@@ -241,8 +291,12 @@ class PiReader:
                 self.report.exit_codes += 1
         elif is_error:
             code = error_code(text)
+        failure = _consultation_failure(message) if is_advisor_tool(string(message.get("toolName")) or "") else None
+        if failure is not None:
+            is_error, text = True, failure
         return ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=is_error, error_code=code,
-                             error_message=text if is_error else None, output=text, **self.stamp.base())
+                             error_message=text if is_error else None, output=text,
+                             images=count_parts(message.get("content"), ("image",)), **self.stamp.base())
 
     def _user_shell(self, message: dict[str, Any], entry: dict[str, Any]) -> list[Event]:
         call_id = f"user-shell:{string(entry.get('id')) or self.stamp.origin}"
@@ -253,11 +307,40 @@ class PiReader:
             self.report.no_exit_code += 1
         else:
             self.report.exit_codes += 1
+        excluded = message.get("excludeFromContext") is True
         return [ToolDispatched(call_id=call_id, tool="bash", arguments={"command": message.get("command")},
-                               cwd=self.cwd, **base),
+                               user_shell=True, excluded=excluded, cwd=self.cwd, **base),
                 ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=exit_code not in (0, None),
                               error_code="interrupted" if cancelled else None, output=string(message.get("output")),
                               **base)]
+
+
+def _extension_message(entry: dict[str, Any], base: dict[str, Any]) -> HostMessage:
+    """A ``custom_message``: an extension's message; a completion review's carries its advice in ``details``."""
+    name = string(entry.get("customType"))
+    details = entry.get("details")
+    advice = details.get("advice") if isinstance(details, dict) and name == "advisor-review" else None
+    text = advice if isinstance(advice, str) and advice.strip() else text_of(entry.get("content"))
+    return HostMessage(kind="extension", name=name, text=text, hidden=entry.get("display") is not True, **base)
+
+
+def _consultation_failure(message: dict[str, Any]) -> str | None:
+    """Why an advisor consultation's result holds no advice (it failed, was skipped or aborted), if it does not."""
+    details = message.get("details")
+    if not isinstance(details, dict):
+        return None
+    if isinstance(details.get("errorMessage"), str) and details["errorMessage"]:
+        return f"advisor consultation failed: {details['errorMessage']}"
+    if details.get("skipped") is True:
+        return "advisor consultation skipped"
+    if details.get("stopReason") in ("error", "aborted"):
+        return f"advisor consultation {'aborted' if details['stopReason'] == 'aborted' else 'failed'}"
+    return None
+
+
+def _tools(raw: list[Any]) -> tuple[ToolInfo, ...]:
+    return tuple(ToolInfo(name=tool["name"], description=string(tool.get("description")) or "")
+                 for tool in raw if isinstance(tool, dict) and string(tool.get("name")))
 
 
 def _bash_exit(text: str, is_error: bool) -> tuple[int | None, ErrorCode | None]:

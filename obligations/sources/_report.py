@@ -46,7 +46,9 @@ class TranscriptReport:
     unanswered_ids: list[str] = field(default_factory=list)
     """Their call ids (the first ``MAX_EXAMPLES``)."""
     abandoned: int = 0
-    """Pi entries off the active branch, not replayed."""
+    """Entries off the active branch (a Pi tree's, or a rewound Claude Code session's), not replayed."""
+    never_ran: int = 0
+    """Tool calls that never ran (in a Pi message that ended ``aborted`` or ``error``), not replayed."""
     subagents: int = 0
     """Sub-agents announced."""
     session_id: str | None = None
@@ -91,6 +93,8 @@ class TranscriptReport:
             parts.append(f"{self.unknown_count} entries of unknown types ignored")
         if self.abandoned:
             parts.append(f"{self.abandoned} entries on abandoned branches")
+        if self.never_ran:
+            parts.append(f"{self.never_ran} tool calls that never ran")
         if self.no_exit_code:
             parts.append(f"{self.no_exit_code} shell results without an exit code")
         if self.error:
@@ -106,6 +110,7 @@ class TranscriptReport:
             "unknown_types": dict(self.unknown_types), "exit_codes": self.exit_codes,
             "no_exit_code": self.no_exit_code, "unfinished_calls": self.unfinished_calls,
             "unanswered_calls": self.unanswered_calls, "unanswered_ids": list(self.unanswered_ids),
-            "abandoned": self.abandoned, "subagents": self.subagents, "session_id": self.session_id,
+            "abandoned": self.abandoned, "never_ran": self.never_ran, "subagents": self.subagents,
+            "session_id": self.session_id,
             "cwd": self.cwd, "complete": self.complete, "error": self.error,
         }

@@ -36,9 +36,10 @@ class Transcript:
         # Each reader is imported only for a file of its format: a hook reads one file per process.
         if self.format == "claude-code":
             from ._claude import ClaudeReader
+            from ._claude_branch import plan
             from ._replay import replay
 
-            return replay(self.path, report, ClaudeReader(self.path, report))
+            return replay(self.path, report, ClaudeReader(self.path, report), plan(self.path))
         if self.format == "codex":
             from ._codex import CodexReader
             from ._replay import replay

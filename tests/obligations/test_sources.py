@@ -203,7 +203,7 @@ def test_public_api() -> None:
     import obligations.sources as sources
 
     assert sorted(sources.__all__) == sorted(["FORMATS", "NotATranscript", "Transcript", "TranscriptReport",
-                                              "detect_format", "file_kind", "open_transcript"])
+                                              "detect_format", "file_kind", "host_tools", "open_transcript"])
     assert FORMATS == ("claude-code", "codex", "pi")
     assert issubclass(NotATranscript, ValueError)
     with pytest.raises(ValueError, match="unknown transcript format"):

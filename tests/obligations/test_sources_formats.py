@@ -188,7 +188,7 @@ def test_claude_compaction_boundary_and_summary_are_one_event(tmp_path: Path) ->
 
 def test_claude_subagents_are_announced_once_before_their_first_event(tmp_path: Path) -> None:
     """Sidechain entries belong to their agentId, announced as a local sub-agent of root just before its first
-    event; a sub-agent's failed check scores for it but opens no root obligation."""
+    event; a sub-agent's failed check scores for it, and its root inherits the obligation."""
     side = {"isSidechain": True, "agentId": "a8ae77d6"}
     path = write_jsonl(tmp_path / "s.jsonl", [
         claude("user", "fix it"),
@@ -208,7 +208,8 @@ def test_claude_subagents_are_announced_once_before_their_first_event(tmp_path: 
     first_of_sub = next(i for i, event in enumerate(events) if event.agent_id == "a8ae77d6")
     assert isinstance(events[first_of_sub], AgentSpawned)
     assert {event.agent_id for event in events if isinstance(event, ToolDispatched)} == {"a8ae77d6", "root", "b2"}
-    assert tracker.all_items() == []
+    (inherited,) = tracker.all_items()
+    assert (inherited.agent_id, inherited.failed_by, inherited.check) == ("root", "a8ae77d6", "npm test")
     assert tracker.should_escalate("a8ae77d6").score == 2  # its failure (is_error: a tool error) scores for it
     assert tracker.should_escalate("root").score == 0
 

@@ -24,7 +24,10 @@ def dumps(events: list[Any]) -> list[dict[str, Any]]:
 
 
 def without_origin(events: list[Any]) -> list[dict[str, Any]]:
-    return [event.model_dump(exclude={"origin"}) for event in events]
+    """The events without where they were read from: their line (``origin``, and the ``L<line>`` entry id
+    of entries the host gave no id)."""
+    return [event.model_dump(exclude={"origin"} | ({"entry_id"} if (event.entry_id or "").startswith("L") else set()))
+            for event in events]
 
 
 def copy(source: Path, target: Path) -> Path:

@@ -11,9 +11,12 @@ Nothing here reads the tracker's internals; the only inputs besides the log are 
 own table of what each command is (checked against shellparse once, in
 `test_vocabulary_matches_shellparse`).
 
-The rule (docs/obligations.md, "The witness rule"): a validation failure of a root agent in its
-current task opens an item keyed by (root, task, validation key, the dispatch's cwd). It closes
-only by a later run of the same key and cwd in the same task by the root agent, dispatched after
+The rule (docs/obligations.md, "The witness rule"): a validation failure of a root agent (or of a
+worker in its tree, which the root inherits) in its current task opens an item keyed by (root,
+task, the check, the place it ran: the dispatch's cwd joined with the command's `cd`); a non-zero
+exit is a failure only of a check whose status it is, and an output showing the check's failure
+summary is one whatever the exit. It closes only by a later run of the same check in the same
+place in the same task by an agent of the root's tree, dispatched after
 the item's latest failure completed, exiting 0, witness-eligible, not refuted by its output, with
 no potential mutation of the root's tree in flight when it completes or completed since it was
 dispatched (other than itself). Any later potential mutation re-opens a resolved item.
@@ -75,9 +78,24 @@ class Shape:
     family: str | None
     """The check's family, for failure markers."""
     eligible: bool
-    """Exit 0 of this command line proves the check passed (policy ``seed``)."""
+    """Exit 0 of this command line proves the check passed (policy ``seed``); a non-zero exit then
+    proves it failed, and otherwise proves nothing — unless :attr:`fails` says otherwise."""
     mutates: bool
     """The call may change the workspace (anything not proven read-only)."""
+    directory: str | None = None
+    """Where the command moves before the check (``cd api &&``): the check runs in the dispatch's
+    cwd joined with it, and is the same check as a run of it there."""
+    fails: bool | None = None
+    """A non-zero exit proves the check failed; ``None``: as :attr:`eligible` says. ``cd api &&
+    npm test`` exiting 1 may be ``cd``'s failure (the check never ran)."""
+
+    @property
+    def failure_eligible(self) -> bool:
+        return self.eligible if self.fails is None else self.fails
+
+    def place(self, cwd: str | None) -> str | None:
+        """Where the check runs when the command is dispatched in ``cwd``."""
+        return cwd if self.directory is None or cwd is None else f"{cwd}/{self.directory}"
 
     def refuted_by(self, output: str | None) -> bool:
         """The output shows this check's failure summary."""
@@ -94,8 +112,8 @@ COMMANDS: dict[str, Shape] = {
     "npm test | tail -5": Shape("npm test", "npm-script", True, False),
     "npm test; echo done": Shape("npm test", "npm-script", False, False),
     "npm test | grep passing": Shape("npm test", "npm-script", False, False),
-    "cd api && npm test": Shape("api: npm test", "npm-script", True, False),
-    "cd api && npm test; echo done": Shape("api: npm test", "npm-script", False, False),
+    "cd api && npm test": Shape("npm test", "npm-script", True, False, "api", fails=False),
+    "cd api && npm test; echo done": Shape("npm test", "npm-script", False, False, "api"),
     "ls": Shape(None, None, False, False),
     "git status": Shape(None, None, False, False),
     "touch notes.txt": Shape(None, None, False, True),
@@ -110,14 +128,13 @@ TOOLS: dict[str, Shape] = {
 ACTIONS: tuple[str, ...] = (*COMMANDS, "pytest -q", "npm test", "cd api && npm test", *TOOLS, "Edit")
 CHECKS = sorted({shape.check for shape in COMMANDS.values() if shape.check is not None})
 # For each check: one eligible read-only run of it, and one masked run of it.
-GENUINE = {"pytest -q": "pytest -q", "npm test": "npm test", "api: npm test": "cd api && npm test"}
-MASKED = {"pytest -q": "pytest -q || true", "npm test": "npm test; echo done",
-          "api: npm test": "cd api && npm test; echo done"}
+GENUINE = {"pytest -q": "pytest -q", "npm test": "npm test"}
+MASKED = {"pytest -q": "pytest -q || true", "npm test": "npm test; echo done"}
 KEYS: dict[str, str] = {}
 for _command, _shape in COMMANDS.items():
     _validation = shellparse.analyze(_command).validation
     if _shape.check is not None and _validation is not None:
-        KEYS.setdefault(_shape.check, _validation.key)
+        KEYS.setdefault(_shape.check, _validation.check_key)
 CHECK_OF_KEY = {key: check for check, key in KEYS.items()}
 
 
@@ -402,10 +419,17 @@ class Run:
     done: int | None = None
     result: Result | None = None
     output: str | None = None
+    orphaned: bool = False
+    """Its agent was disposed before the result came: the result counts for nothing but its effects."""
 
     @property
     def exit_code(self) -> int | None:
         return self.result.exit_code if self.result is not None else None
+
+    @property
+    def place(self) -> str | None:
+        """Where its check ran."""
+        return self.shape.place(self.cwd)
 
     @property
     def excluded(self) -> bool:
@@ -414,13 +438,14 @@ class Run:
 
     @property
     def failed(self) -> bool:
-        """Completed as a failure of its check: the host's error flag, a non-zero exit, or exit 0 that
-        its output refutes — unless a structured error code excludes it."""
+        """Completed as a failure of its check: the host's error flag or a non-zero exit when the
+        status is the check's own, or an output that shows its failure summary whatever the exit —
+        unless a structured error code excludes it."""
         if self.result is None or self.shape.check is None or self.excluded:
             return False
-        if self.result.is_error or self.exit_code not in (0, None):
+        if self.shape.refuted_by(self.output):
             return True
-        return self.exit_code == 0 and self.shape.refuted_by(self.output)
+        return self.shape.failure_eligible and (self.result.is_error or self.exit_code not in (0, None))
 
     @property
     def genuine_pass(self) -> bool:
@@ -515,6 +540,7 @@ class History:
             else:
                 run.done, run.output = self.tick, data["output"]
                 run.result = Result(data["exit_code"], data["is_error"], data["error_code"])
+                run.orphaned = run.agent != run.root and run.agent not in self.root_of
         elif kind == "user_message":
             if not data["goal"] and self.root(agent) == agent:
                 self.task[agent] = self.tick
@@ -542,7 +568,8 @@ class History:
         evidence = None
         if cited is not None:
             evidence = self.runs.get(cited)
-            if evidence is None or not self.own(evidence, root, task) or evidence.done is None or evidence.excluded:
+            if evidence is None or not self.own(evidence, root, task, tree=False) or evidence.done is None \
+                    or evidence.excluded:
                 return
         record = self.claims.get((root, task, claim_id))
         if record is None:
@@ -550,13 +577,15 @@ class History:
         elif record.check is not None:
             return
         if evidence is not None:
-            record.check, record.cwd, record.bound = evidence.shape.check, evidence.cwd, self.tick
+            record.check, record.cwd, record.bound = evidence.shape.check, evidence.place, self.tick
 
-    def own(self, run: Run, root: str, task: int, check: str | None = None, cwd: str | None = None) -> bool:
-        """A check run by the (current) root agent itself in ``task`` (of ``check`` in ``cwd``, if given)."""
-        return (run.agent == root and run.root == root and run.task == task and run.shape.check is not None
-                and run.life == self.life.get(root, 0)
-                and (check is None or (run.shape.check == check and run.cwd == cwd)))
+    def own(self, run: Run, root: str, task: int, check: str | None = None, cwd: str | None = None,
+            tree: bool = True) -> bool:
+        """A check run in ``task`` by an agent of the (current) root's tree — by the root itself
+        without ``tree`` — (of ``check`` in ``cwd``, if given)."""
+        return ((run.agent == root or tree) and run.root == root and run.task == task and not run.orphaned
+                and run.shape.check is not None and run.life == self.life.get(root, 0)
+                and (check is None or (run.shape.check == check and run.place == cwd)))
 
     def current_roots(self) -> list[str]:
         return sorted(agent for agent, root in self.root_of.items() if agent == root)
@@ -607,7 +636,7 @@ class History:
         items: dict[Ident, Expected] = {}
         for root in self.current_roots():
             task = self.task.get(root, 0)
-            failing = {(run.shape.check, run.cwd) for run in self.runs.values()
+            failing = {(run.shape.check, run.place) for run in self.runs.values()
                        if self.own(run, root, task) and run.failed}
             for check, cwd in failing:
                 assert check is not None
@@ -659,12 +688,12 @@ class History:
             return [f"witness {item.resolution.witness_call_id} was never dispatched"]
         root, check = item.agent_id, CHECK_OF_KEY.get(item.key or "")
         problems = []
-        if witness.agent != root or witness.root != root:
-            problems.append(f"run by {witness.agent}, not by the root agent {root}")
+        if witness.root != root:
+            problems.append(f"run by {witness.agent}, not by an agent of the root {root}'s tree")
         if witness.task != item.task or self.task.get(root, 0) != item.task:
             problems.append("not in the item's (current) task")
-        if witness.shape.check != check or witness.cwd != item.cwd:
-            problems.append(f"a run of {witness.shape.check} in {witness.cwd}, not of {check} in {item.cwd}")
+        if witness.shape.check != check or witness.place != item.cwd:
+            problems.append(f"a run of {witness.shape.check} in {witness.place}, not of {check} in {item.cwd}")
         if witness.done is None:
             return [*problems, "it has not completed"]
         if witness.exit_code != 0 or witness.excluded or (witness.result and witness.result.is_error):
@@ -920,9 +949,11 @@ def test_vocabulary_matches_shellparse() -> None:
             assert analysis.validation is None, command
             continue
         assert analysis.validation is not None, command
-        assert analysis.validation.key == KEYS[shape.check], command
+        assert analysis.validation.check_key == KEYS[shape.check], command
+        assert analysis.validation.directory == shape.directory, command
         assert analysis.validation.family == shape.family, command
         assert analysis.witness_eligible == shape.eligible, command
+        assert all(check.failure_eligible == shape.failure_eligible for check in analysis.checks), command
         for output in OUTPUTS:
             refuted = shellparse.failure_evidence(shape.family or "", output or "") is not None
             assert refuted == shape.refuted_by(output), (command, output)

@@ -81,3 +81,16 @@ def codex_run(call_id: str, command: str, exit_code: int, text: str) -> list[dic
     """An ``exec_command`` call of ``command``: the call, its end event, and the output the model sees."""
     return [codex_call(call_id, "exec_command", {"cmd": command}), codex_exec_end(call_id, exit_code, text),
             codex_output(call_id, f"Process exited with code {exit_code}\nOutput:\n{text}")]
+
+
+def codex_worker_rollout(path: Path, command: str, failures: int) -> Path:
+    """A sub-agent's own rollout (``source: {subagent: …}``, agent ``worker-1`` in ``/repo``) in which
+    ``command`` fails ``failures`` times and is never re-run."""
+    runs = [entry for n in range(failures) for entry in codex_run(f"c{n}", command, 1, "npm error code 2")]
+    return write_jsonl(path, [
+        codex("session_meta", {"id": "worker-1", "cwd": "/repo",
+                               "source": {"subagent": {"thread_spawn": {"parent_thread_id": "root-thread"}}}}),
+        codex("response_item", {"type": "message", "role": "user",
+                                "content": [{"type": "input_text", "text": "fix the build"}]}),
+        *runs,
+    ])

@@ -241,12 +241,23 @@ def test_a_shape_that_carries_the_status_witnesses(command: str, code: str) -> N
     "pytest || { rc=$?; exit 0; }", "pytest || { echo failed; exit $?; }", "pytest || exit $?; exit 3",
     "set -e; pytest && true; echo done", "set -e; cd missing && pytest; echo done",
     "set -e; { pytest; echo x; } && true",
-    "set -e; f() { pytest; echo x; }; f && true", "set -e; pytest; false", "set -eu; pytest; echo \"$UNSET\"",
-    "rc=5; pytest || rc=$?; exit $rc", "pytest && echo ok > report.txt", "pytest && echo \"$(date)\"",
+    "set -e; f() { pytest; echo x; }; f && true", "rc=5; pytest || rc=$?; exit $rc",
 ])
 def test_a_shape_that_can_lose_the_status_on_the_way_masks(command: str) -> None:
     """Anything between the save and the re-raise that can change it, or a tail that can fail, masks."""
     assert refused(command), verdict(command).reasons
+
+
+@pytest.mark.parametrize("command", [
+    "set -e; pytest; false", "set -eu; pytest; echo \"$UNSET\"", "pytest && echo ok > report.txt",
+    "pytest && echo \"$(date)\"",
+])
+def test_a_tail_that_runs_only_after_a_pass_and_can_fail_masks_only_a_failure(command: str) -> None:
+    """A tail that can fail but runs only after a pass: a zero still proves the pass, a non-zero is no failure of it."""
+    for policy in ("seed", "strict"):
+        analysis = verdict(command, policy)
+        assert analysis.exit_source == "masked" and analysis.witness_eligible, analysis.reasons
+        assert not analysis.failure_attributable and not any(check.failure_eligible for check in analysis.checks)
 
 
 @pytest.mark.parametrize("command", [

@@ -27,6 +27,8 @@ def test_the_corpus_is_large_and_well_formed() -> None:
     assert len({(e["command"], e["shell"]) for e in ENTRIES}) == len(ENTRIES)
     for entry in ENTRIES:
         assert {"command", "shell", "expect", "kind", "statement", "source", "note"} <= set(entry)
+        assert set(entry) <= {"command", "shell", "expect", "kind", "statement", "directory", "source", "note",
+                              "witness_eligible", "identity", "failure_eligible", "bash"}
         assert entry["shell"] in ("bash", "pwsh") and entry["expect"] in EXPECT
         assert (entry["kind"] is None) == (entry["expect"] == "not-validation")
     groups = Counter(entry["source"].split(":")[0] for entry in ENTRIES)
@@ -46,4 +48,10 @@ def test_corpus_entry_agrees_with_analyze(entry: dict[str, Any]) -> None:
         assert result.validation.statement == entry["statement"]
     if "directory" in entry:
         assert result.validation.directory == entry["directory"]
-    assert result.witness_eligible is (entry["expect"] in ("witness", "reporting-pipe"))
+    eligible = entry.get("witness_eligible", entry["expect"] in ("witness", "reporting-pipe"))
+    assert result.witness_eligible is eligible
+    if "identity" in entry:
+        assert result.validation.identity == entry["identity"]
+    if "failure_eligible" in entry:
+        (check,) = [c for c in result.checks if c.validation == result.validation]
+        assert check.failure_eligible is entry["failure_eligible"]

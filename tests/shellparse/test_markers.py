@@ -22,8 +22,10 @@ FAILING = [
     ("go", "--- FAIL: TestX (0.00s)\nFAIL\tgithub.com/a/b\t0.01s", "--- FAIL: TestX (0.00s)"),
     ("tsc", "src/a.ts(3,7): error TS2322: Type 'string' is not assignable", "src/a.ts(3,7): error TS2322: Type "
      "'string' is not assignable"),
-    ("mypy", "a.py:1: error: Incompatible types\nFound 1 error in 1 file (checked 3 source files)",
+    ("mypy", "Success: 0 errors before\nFound 1 error in 1 file (checked 3 source files)",
      "Found 1 error in 1 file (checked 3 source files)"),
+    ("mypy", "a.py:1: error: Incompatible types\nFound 1 error in 1 file (checked 3 source files)",
+     "a.py:1: error: Incompatible types"),
     ("ruff", "a.py:1:1: F401 unused\nFound 1 error.", "Found 1 error."),
     ("eslint", "✖ 3 problems (2 errors, 1 warning)", "✖ 3 problems (2 errors, 1 warning)"),
     ("dotnet", "Failed!  - Failed:     2, Passed:    10, Skipped:     0", "Failed!  - Failed:     2, Passed:    10, "

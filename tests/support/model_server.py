@@ -175,7 +175,9 @@ class ModelServer:
 
     def start(self) -> ModelServer:
         """Serve from a background thread; returns once it accepts connections."""
-        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP, not 0: asyncio turns Nagle off only for sockets that say they are TCP, and a
+        # response written in two parts would otherwise wait out the client's delayed ACK (~40 ms).
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         listener.bind((self._host, 0))
         listener.listen(128)

@@ -11,7 +11,7 @@ import pytest
 
 from advisor.cli._audit import run_audit
 from tests.advisor.sessions import EXAMPLE, FIXTURES, codex_rollout, disk_fault_after, witness
-from tests.obligations.transcript_files import codex_patch
+from tests.obligations.transcript_files import codex_patch, codex_worker_rollout
 
 
 def test_audit_reports_the_open_obligation_and_why_the_rerun_did_not_count() -> None:
@@ -38,8 +38,8 @@ def test_audit_json_is_one_document() -> None:
 
 
 def test_audit_of_the_fixtures_finds_nothing_to_reverify() -> None:
-    """The real transcripts run no checks: every session is read, none has an obligation, exit 0."""
-    done = witness("audit", "--json", str(FIXTURES))
+    """The six format fixtures run no checks: every session is read, none has an obligation, exit 0."""
+    done = witness("audit", "--json", *(str(FIXTURES / host) for host in ("claude", "codex", "pi")))
     document = json.loads(done.stdout)
     assert done.returncode == 0, done.stderr
     assert document["summary"]["sessions"] == 6
@@ -83,7 +83,7 @@ def test_audit_policy_strict_refuses_reporting_pipes(tmp_path: Path) -> None:
 
 
 def test_audit_says_which_edit_reopened_a_witnessed_check(tmp_path: Path) -> None:
-    """An edit after the witness re-opens the check; the report names that edit and still points at the failure."""
+    """An edit after the witness re-opens the check; the report names the edit, the witness it undid, the failure."""
     path = codex_rollout(tmp_path / "s.jsonl", passes=True)
     path.write_text(path.read_text() + "".join(json.dumps(entry) + "\n" for entry in codex_patch("c4", "src/b.ts")))
     done = witness("audit", str(path))
@@ -91,6 +91,7 @@ def test_audit_says_which_edit_reopened_a_witnessed_check(tmp_path: Path) -> Non
     assert done.returncode == 1
     assert "OPEN: `npm test` (test) in /repo\n      failed at s.jsonl:6: exited 1: Tests:  1 failed" in out
     assert "re-opened (s.jsonl:12): apply_patch may have edited the workspace after the witness" in out
+    assert "(it had been witnessed by `npm test` at s.jsonl:" in out
 
 @pytest.mark.parametrize(
     ("args", "message"),
@@ -137,3 +138,14 @@ def test_audit_of_a_transcript_that_stops_reading_says_it_is_incomplete(monkeypa
     out = io.StringIO()
     run_audit([str(EXAMPLE)], "seed", 1, as_json=True, out=out, err=err)
     assert json.loads(out.getvalue())["sessions"][0]["read_error"] == "reading stopped after line 6: Input/output error"
+
+
+def test_audit_of_a_codex_sub_agents_rollout_names_the_worker_and_exits_1(tmp_path: Path) -> None:
+    """A sub-agent's own rollout file whose `npm run build` failed four times prints that check under the
+    worker, not "no checks failed", and exits 1."""
+    path = codex_worker_rollout(tmp_path / "rollout-worker.jsonl", "npm run build", 4)
+    done = witness("audit", str(path))
+    out = done.stdout.decode()
+    assert done.returncode == 1, done.stderr
+    assert "OPEN: `npm run build` (build) in /repo (by worker worker-1)" in out
+    assert "failed 4x" in out and "no checks failed" not in out

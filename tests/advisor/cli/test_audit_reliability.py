@@ -145,10 +145,10 @@ def test_audit_output_cannot_drive_a_terminal(tmp_path: Path) -> None:
     text = witness("audit", str(path)).stdout.decode()
     assert "OPEN: `npm test`" in text
     assert not any(char in text for char in "\x1b\x07\x9b\u202e")
-    assert "?[2J" in text
+    assert "?[31m" in text  # the cwd's escape, made visible (the failure line is read with colour codes removed)
     raw = witness("audit", "--json", str(path)).stdout.decode()
     assert not any(char in raw for char in "\x1b\x07\x9b\u202e")
-    assert "\\u001b[2J" in raw and "\\u009b" in raw and "\\u202e" in raw
+    assert "\\u001b[31m" in raw and "\\u009b" in raw and "\\u202e" in raw
     assert "\x1b[2J" in json.loads(raw)["sessions"][0]["open"][0]["summary"]
 
 

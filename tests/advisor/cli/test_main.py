@@ -27,15 +27,16 @@ def test_exit_codes_are_the_documented_ones() -> None:
 
 
 def test_the_group_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
-    """`witness --help` names check, audit, hook and packet, each loaded on demand, and exits 0."""
+    """`witness --help` names every subcommand, each loaded on demand, and exits 0."""
     assert main(["--help"]) == ExitCode.OK
     out = capsys.readouterr().out
-    for name in ("check", "audit", "hook", "packet"):
+    for name in ("check", "audit", "hook", "consult", "log", "packet", "serve"):
         assert f"  {name} " in out
-    assert sorted(cli.list_commands(click.Context(cli))) == ["audit", "check", "hook", "packet"]
+    assert sorted(cli.list_commands(click.Context(cli))) == [
+        "audit", "check", "consult", "hook", "log", "packet", "serve"]
 
 
-@pytest.mark.parametrize("name", ["check", "audit", "hook", "packet"])
+@pytest.mark.parametrize("name", ["check", "audit", "hook", "consult", "log", "packet", "serve"])
 def test_each_subcommand_has_its_help(name: str) -> None:
     """`witness NAME --help` shows that command's usage."""
     result = CliRunner().invoke(cli, [name, "--help"])

@@ -11,6 +11,8 @@ import pytest
 
 from advisor.hosts import answer_hook
 from tests.advisor.sessions import EXAMPLE, FIXTURES, ROOT, codex_rollout, disk_fault_after, witness
+from tests.obligations.test_sources_formats import bash, claude, result
+from tests.obligations.test_sources_verdicts import chained
 from tests.obligations.transcript_files import codex_run
 
 
@@ -168,3 +170,17 @@ def test_what_the_hook_hands_the_host_cannot_drive_a_terminal(tmp_path: Path) ->
     answers = [stop(session, tmp_path, host="codex", turn_id="t1")[1] for _ in range(4)]
     texts = [answers[0]["reason"], answers[3]["systemMessage"]]
     assert all("`npm test`" in text and not any(c in text for c in "\x1b\x07\x9b\u202e\r") for text in texts)
+
+
+def test_root_stop_names_the_failed_check_it_inherited_from_a_worker(tmp_path: Path) -> None:
+    """A worker's `npm run build` that failed four times and never passed blocks the root's Stop, which
+    names the check."""
+    side = {"isSidechain": True, "agentId": "w1"}
+    runs = [entry for n in range(4) for entry in (
+        bash(f"b{n}", "npm run build", **side),
+        result(f"b{n}", "Exit code 1\nnpm error code 2", is_error=True, **side))]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(entry) + "\n" for entry in chained([claude("user", "fix the build"), *runs])))
+    code, answer, _ = stop(path, tmp_path)
+    assert code == 0 and answer["decision"] == "block"
+    assert "`npm run build`" in answer["reason"]

@@ -90,7 +90,8 @@ def _inputs_seen(server: ModelServer, who: str) -> list[str]:
 
 
 def test_root_and_worker_each_fail_a_check_escalate_and_get_advice(model_server: ModelServer, tmp_path: Path) -> None:
-    """Root and worker each fail their check twice, each escalates on its own score, and each gets its own advice."""
+    """Root and worker each fail their check twice, each escalates on its own score, and each gets its own advice;
+    the worker's check, never passing, is the root's to answer for."""
     script = AgentScript(workers=1)
     script.install(model_server)
     adapter, root, client = _agents(model_server, make_workspace(tmp_path / "ws", 1), tmp_path / "home", 1)
@@ -107,7 +108,9 @@ def test_root_and_worker_each_fail_a_check_escalate_and_get_advice(model_server:
         _inputs_seen(model_server, "worker1"))
     assert "root: the same check failed twice" in root_inputs and "worker1: the same check" not in root_inputs
     assert "worker1: the same check failed twice" in worker_inputs and "root: the same check" not in worker_inputs
-    assert open_items == []  # the root's fix and genuine re-run closed its obligation
+    # The root's fix and genuine re-run closed its own obligation; the worker's check never passed,
+    # and the root inherits it.
+    assert [(item.check, item.failed_by) for item in open_items] == [("python -m unittest -q test_worker1", "worker1")]
 
 
 def test_worker_advisor_cannot_use_a_tool_the_worker_cannot_see(model_server: ModelServer, tmp_path: Path) -> None:

@@ -1,0 +1,191 @@
+"""``witness consult``: replay a transcript, compile its ledger, consult the advisor, print the verdict.
+
+Everything heavy — the SDKs, rich — is imported only on this command's path, and only when it
+is needed (``--dry-run`` calls no model; piped output never loads rich).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from advisor.consult import (
+    ConsultationLog,
+    ConsultSettings,
+    Investigation,
+    consult,
+    investigation_tools,
+    load_consult_settings,
+)
+from advisor.ledger import Compiled, Ledger, SessionAgent, load_ledger_settings, redact
+from advisor.models import load_model_config, make_model
+from obligations import Event, ToolCompleted, ToolDispatched
+from obligations.sources import open_transcript
+
+from ._consult_output import print_request, print_result
+from ._exits import ExitCode
+
+if TYPE_CHECKING:
+    import click
+
+    from advisor.consult import Consultation
+
+EPILOG = """\
+Exit status: 0 when the advice is `none` or `nit`; 1 for `concern` or `blocker`, an answer without
+a verdict line, or a consultation skipped or cut short (budget, empty answer, a ledger too large
+for its token budget); 2 for usage errors, a configuration the advisor cannot run with, or when no
+model could be reached.
+"""
+_UNREACHED = frozenset({"model-unavailable", "model-refused", "timeout", "same-model"})
+
+
+@dataclass(frozen=True)
+class ConsultOptions:
+    """What ``witness consult`` was asked to do."""
+
+    transcript: str
+    question: str | None = None
+    upto: int | None = None
+    model: str | None = None
+    provider: str | None = None
+    base_url: str | None = None
+    workspace: str | None = None
+    dry_run: bool = False
+    as_json: bool = False
+
+
+class UsageProblem(Exception):
+    """A problem with the command line itself (reported with exit status 2)."""
+
+
+def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
+    """The events up to the result of the session's ``upto``-th tool call (the session's own agent's
+    calls; sub-agents' are not counted); all of them without ``upto``."""
+    own = SessionAgent()
+    count = 0
+    target: str | None = None
+    for event in events:
+        yield event
+        if not own.owns(event) or upto is None:
+            continue
+        if isinstance(event, ToolDispatched) and target is None:
+            count += 1
+            if count == upto:
+                target = event.call_id
+        elif isinstance(event, ToolCompleted) and event.call_id == target:
+            return
+    if upto is not None and count < upto:
+        raise UsageProblem(f"--upto {upto}: the session has only {count} tool call(s)")
+
+
+def compile_ledger(options: ConsultOptions, settings: ConsultSettings) -> tuple[Ledger, Compiled, str | None]:
+    """The session's ledger, the request it compiles to, and the session's recorded working directory."""
+    transcript = open_transcript(options.transcript)
+    ledger = Ledger(host=transcript.format, settings=load_ledger_settings())
+    ledger.extend(upto_call(transcript.events(), options.upto))
+    ledger.session_id = transcript.report.session_id
+    compiled = ledger.compile(question=options.question, tools=investigation_tools(settings))
+    return ledger, compiled, transcript.report.cwd
+
+
+def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
+    """``--workspace``, else the session's recorded working directory when it exists here, else the current one."""
+    if options.workspace is not None:
+        return Path(options.workspace)
+    if recorded and os.path.isdir(recorded):
+        return Path(recorded)
+    return Path.cwd()
+
+
+async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, compiled: Compiled,
+                   workspace: Path) -> Consultation:
+    flags = {"model": options.model, "provider": options.provider, "base_url": options.base_url}
+    config = load_model_config(flags)
+    model = make_model(config)
+    try:
+        investigation = Investigation(workspace, expand=ledger.expand, settings=settings, redact=redact)
+        return await consult(compiled.prompt, model, investigation=investigation, settings=settings,
+                             prices=config.prices, log=ConsultationLog())
+    finally:
+        await model.aclose()
+
+
+def exit_status(result: Consultation) -> int:
+    """0 for `none`/`nit`; 2 when no model answered (unreachable, refused, timed out, the executor's own);
+    1 otherwise."""
+    if result.stop_reason in _UNREACHED:
+        return ExitCode.USAGE
+    if result.stop_reason == "answered" and result.severity in ("none", "nit"):
+        return ExitCode.OK
+    return ExitCode.FINDINGS
+
+
+def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
+    """Carry out ``witness consult``; return its exit status."""
+    settings = load_consult_settings()
+    try:
+        ledger, compiled, recorded = compile_ledger(options, settings)
+    except UsageProblem as problem:
+        err.write(f"witness consult: {problem}\n")
+        return ExitCode.USAGE
+    if options.dry_run:
+        print_request(compiled, out, as_json=options.as_json)
+        if not compiled.fits:
+            err.write("witness consult: this request exceeds the ledger's token budget; a consultation would be "
+                      "skipped\n")
+        return ExitCode.OK
+    if not compiled.fits:
+        err.write(f"witness consult: skipped — the task and the most recent work take {compiled.tokens} tokens, "
+                  "more than the ledger's token budget even with every earlier block left out (raise "
+                  "[ledger] token_budget)\n")
+        return ExitCode.FINDINGS
+    result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded)))
+    if options.as_json:
+        out.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
+    else:
+        print_result(result, out, err)
+    if result.advice is None and not options.as_json:
+        err.write(f"witness consult: {result.notice()}\n")
+    return exit_status(result)
+
+
+def command() -> click.Command:
+    """The click command."""
+    import click
+
+    from . import _options
+
+    @click.command("consult", context_settings=_options.context_settings(), epilog=EPILOG)
+    @click.argument("transcript", type=click.Path(dir_okay=False))
+    @click.option("--question", "-q", help="The executor's question (default: its prose beside an advisor call "
+                                           "still in flight, if any).")
+    @click.option("--upto", type=click.IntRange(min=1), metavar="N",
+                  help="Consult as if the session had ended after its N-th tool call.")
+    @click.option("--model", help="The advisor model (else WITNESS_ADVISOR_MODEL, else [model] in config.toml).")
+    @click.option("--provider", type=click.Choice(["openai", "anthropic"]),
+                  help="The wire format (default: anthropic for claude-* models, else openai).")
+    @click.option("--base-url", help="The API's base URL (an OpenAI-compatible server, a proxy).")
+    @click.option("--workspace", type=click.Path(file_okay=False),
+                  help="The directory the advisor's tools may read (default: the session's working directory "
+                       "when it exists here, else the current one).")
+    @click.option("--dry-run", is_flag=True, help="Call no model: print the exact request instead.")
+    @click.option("--json", "as_json", is_flag=True, help="Print JSON: the result envelope, or with --dry-run "
+                                                          "the request.")
+    def consult_command(transcript: str, **flags: Any) -> int:
+        """Ask the advisor (a reviewer model) about a Claude Code, Codex or Pi session.
+
+        The session is compiled into the advisor's ledger — the user's words, one-line cards of the
+        agent's tool calls with what witness knows about each check, the newest rounds verbatim, the
+        open verification obligations — and the advisor answers with a verdict line (Severity: none,
+        nit, concern or blocker) and its advice, after reading what it needs with read-only tools.
+        Every consultation is logged: see `witness log`.
+        """
+        return run_consult(ConsultOptions(transcript, **flags), sys.stdout, sys.stderr)
+
+    return consult_command

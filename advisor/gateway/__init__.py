@@ -1,0 +1,85 @@
+"""``witness serve``: an OpenAI-compatible gateway that runs the advisor as a server tool.
+
+A client adds ``{"type": "witness:advisor", "parameters": {...}}`` to a chat-completions
+request's ``tools``; the gateway turns it into a function tool (``witness_advisor``,
+``witness_advisor_<name>``), calls the upstream provider through the official ``openai`` SDK,
+runs each advisor call server-side as a consultation, gives the result back to the executor
+model and continues until it answers — non-streamed or as a stream of chunks. Requests without
+advisors are forwarded as they are; ``POST /v1/messages`` forwards Anthropic Messages (and its
+native advisor tool) untouched. :func:`create_app` builds the ASGI application; :func:`serve`
+runs it with Uvicorn. Needs the ``serve`` extra (Starlette, Uvicorn).
+"""
+
+from advisor.gateway._advise import Advisors, AdvisorUse, ErrorCode, error_result
+from advisor.gateway._app import create_app
+from advisor.gateway._chat import ChatRequest, parse_chat
+from advisor.gateway._entries import (
+    DEFAULT_COMPLETION_TOKENS,
+    FUNCTION_PREFIX,
+    MIN_COMPLETION_TOKENS,
+    TOOL_TYPE,
+    AdvisorEntry,
+    AdvisorParameters,
+    Reasoning,
+    function_name,
+)
+from advisor.gateway._exit_codes import exit_code
+from advisor.gateway._forward import Forwarded, conversation_id, forwarded
+from advisor.gateway._loop import Outcome, run_loop
+from advisor.gateway._messages_api import ADVISOR_BETA, upstream_headers
+from advisor.gateway._prompt import DEFAULT_QUESTION, GATEWAY_ADVISOR_PROMPT, GATEWAY_TRANSCRIPT_PROMPT
+from advisor.gateway._serve import configure_logging, serve
+from advisor.gateway._settings import GatewaySettings, is_loopback, load_gateway_settings
+from advisor.gateway._sse import completion_chunks
+from advisor.gateway._toolset import ToolSet, map_tool_choice, split_tools
+from advisor.gateway._trace import Trace, TracedCall, TraceRound, carried, expand, round_messages, split_trace
+from advisor.gateway._transcript import chat_events, open_obligations
+from advisor.gateway._upstream import Upstream
+
+__all__ = [
+    "ADVISOR_BETA",
+    "DEFAULT_COMPLETION_TOKENS",
+    "DEFAULT_QUESTION",
+    "FUNCTION_PREFIX",
+    "GATEWAY_ADVISOR_PROMPT",
+    "GATEWAY_TRANSCRIPT_PROMPT",
+    "MIN_COMPLETION_TOKENS",
+    "TOOL_TYPE",
+    "AdvisorEntry",
+    "AdvisorParameters",
+    "AdvisorUse",
+    "Advisors",
+    "ChatRequest",
+    "ErrorCode",
+    "Forwarded",
+    "GatewaySettings",
+    "Outcome",
+    "Reasoning",
+    "ToolSet",
+    "Trace",
+    "TraceRound",
+    "TracedCall",
+    "Upstream",
+    "carried",
+    "chat_events",
+    "completion_chunks",
+    "configure_logging",
+    "conversation_id",
+    "create_app",
+    "error_result",
+    "exit_code",
+    "expand",
+    "forwarded",
+    "function_name",
+    "is_loopback",
+    "load_gateway_settings",
+    "map_tool_choice",
+    "open_obligations",
+    "parse_chat",
+    "round_messages",
+    "run_loop",
+    "serve",
+    "split_tools",
+    "split_trace",
+    "upstream_headers",
+]

@@ -1,0 +1,78 @@
+"""A chat-completions request as the gateway reads it: the body, its tools, ``tool_choice``, streaming."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from advisor.errors import BadRequest
+from advisor.gateway._toolset import ToolSet, map_tool_choice, split_tools
+from advisor.gateway._trace import expand, has_trace, ledger_cuts
+
+
+class ChatRequest:
+    """One ``POST /v1/chat/completions`` request, checked."""
+
+    def __init__(self, body: dict[str, Any], raw: bytes) -> None:
+        self.raw = raw
+        """The body as the client sent it."""
+        self.model: str = body["model"]
+        """The model the client asked for (the executor; the default advisor model)."""
+        self.tools: ToolSet = split_tools(body.get("tools"))
+        """The client's tools and the advisors."""
+        self.stream = body.get("stream") is True
+        """Whether the client asked for a stream."""
+        options = body.get("stream_options")
+        self.include_usage = isinstance(options, dict) and options.get("include_usage") is True
+        """Whether a streamed answer ends with a usage chunk."""
+        self.traced = has_trace(raw)
+        """Whether the history may carry advisor traces to expand."""
+        choice, self.forces_advisor = map_tool_choice(body.get("tool_choice"), self.tools)
+        if self.tools.advisors and isinstance(body.get("n"), int) and body["n"] > 1:
+            raise BadRequest("'n' greater than 1 cannot be combined with advisors", code="unsupported_parameter",
+                             param="n")
+        forwarding = any(entry.parameters.forward_transcript for entry in self.tools.advisors)
+        self.ledger_cuts: dict[str, int] = ledger_cuts(body["messages"]) if self.traced and forwarding else {}
+        """Per advisor function, the ledger cut its latest consultation in the history kept."""
+        self.body = body
+        """The body, its history's advisor traces expanded."""
+        if self.traced:
+            self.body = {**body, "messages": expand(body["messages"])}
+        if "tool_choice" in body:
+            self.body = {**self.body, "tool_choice": choice}
+
+    @property
+    def advised(self) -> bool:
+        """Whether the request declares advisors (else it is forwarded as it is)."""
+        return bool(self.tools.advisors)
+
+    def upstream_body(self) -> dict[str, Any]:
+        """The body of the loop's first upstream call: advisors as function tools, never streamed."""
+        body = {key: value for key, value in self.body.items() if key not in ("stream", "stream_options")}
+        body["tools"] = self.tools.upstream_tools()
+        return body
+
+    def forwarded(self) -> bytes:
+        """The body forwarded when no advisor runs: the client's bytes unless a trace was expanded."""
+        return orjson.dumps(self.body) if self.traced else self.raw
+
+
+def parse_chat(raw: bytes) -> ChatRequest:
+    """Read a request body. Raises :class:`~advisor.errors.BadRequest` for what no upstream would take."""
+    try:
+        body = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise BadRequest(f"the request body is not valid JSON: {error}", code="invalid_json") from None
+    if not isinstance(body, dict):
+        raise BadRequest("the request body must be a JSON object", code="invalid_json")
+    if not isinstance(body.get("model"), str) or not body["model"].strip():
+        raise BadRequest("you must provide a model parameter", code="missing_model", param="model")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise BadRequest("'messages' must be a non-empty array", code="invalid_messages", param="messages")
+    if not all(isinstance(message, dict) for message in messages):
+        raise BadRequest("every message must be an object", code="invalid_messages", param="messages")
+    if "stream" in body and not isinstance(body["stream"], bool):
+        raise BadRequest("'stream' must be a boolean", code="invalid_stream", param="stream")
+    return ChatRequest(body, raw)

@@ -1,0 +1,123 @@
+"""One tool round as a one-line card, or verbatim for the newest rounds.
+
+A card: ``#id tool · primary argument [· edit shape] · status [· size] [· read the path above
+to view] [· check evidence] [· ✗ first error line]`` — the separator is `` · `` (a middle dot),
+an empty field is left out. ``status`` is ``ok``, ``error`` (with the exit code when the host
+recorded a non-zero one) or ``running``; ``size`` is ``N lines`` or ``N chars`` of the result,
+and its images; the error line is the first of the result's lines that names an error or a
+failure (else its first non-blank line; never a host's own ``Exit code N`` line), at most 200
+characters.
+
+A verbatim round: ``#id tool(<arguments as JSON>)`` then ``→ ok: <result>`` (or ``→ error: …``,
+``→ running``), each part capped with an expandable marker.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from obligations import ToolCompleted, ToolDispatched, redact
+from shellparse import Policy
+
+from ._arguments import edit_shape, primary_argument
+from ._evidence import check_evidence
+from ._text import SEPARATOR, clip, expandable
+
+ERROR_LINE_LIMIT = 200
+_HOST_EXIT_LINE = re.compile(r"^\s*(?:Error: )?Exit code -?\d+\s*$")
+_ERRORISH = re.compile(r"error|fail|exception|traceback|panic|denied|not found|cannot|✗|×", re.IGNORECASE)
+
+
+def failed(result: ToolCompleted) -> bool:
+    """Whether the result is an error: the host said so, or a command exited non-zero."""
+    return result.is_error or (result.exit_code is not None and result.exit_code != 0)
+
+
+def status(result: ToolCompleted | None) -> str:
+    """``running``, ``ok``, ``error`` or ``error (exit N)``."""
+    if result is None:
+        return "running"
+    if not failed(result):
+        return "ok"
+    return f"error (exit {result.exit_code})" if result.exit_code not in (None, 0) else "error"
+
+
+def result_text(result: ToolCompleted) -> str:
+    """What the result said: its output, else the host's error message."""
+    return result.output or result.error_message or ""
+
+
+def size(text: str, images: int) -> str:
+    """``N lines`` (more than one line) or ``N chars`` of ``text``, and its images (``""``: neither)."""
+    parts = []
+    if text:
+        lines = text.count("\n") + 1
+        parts.append(f"{lines} lines" if lines > 1 else f"{len(text)} chars")
+    if images:
+        parts.append(f"{images} image" if images == 1 else f"{images} images")
+    return ", ".join(parts)
+
+
+def error_line(text: str) -> str:
+    """The line that says what went wrong: among the first 60 lines the first that names an error or a
+    failure, else the first non-blank one (a host's ``Exit code N`` line is never it), clipped, redacted."""
+    lines = [line for line in text.splitlines()[:60] if line.strip() and not _HOST_EXIT_LINE.match(line)]
+    chosen = next((line for line in lines if _ERRORISH.search(line)), lines[0] if lines else "")
+    return clip(redact(chosen), ERROR_LINE_LIMIT) if chosen else ""
+
+
+def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
+    """The one-line card of a round."""
+    argument = primary_argument(call.arguments)
+    fields = [f"#{handle} {call.tool}" if handle else call.tool]
+    fields += [part for part in (argument, edit_shape(call.tool, call.arguments)) if part]
+    fields.append(status(result))
+    if result is not None:
+        text = result_text(result)
+        fields += [part for part in (size(text, result.images),) if part]
+        if result.images and argument:
+            fields.append("read the path above to view")  # the image is at the call's path
+        fields += [part for part in (check_evidence(call, result, policy),) if part]
+        if failed(result) and (line := error_line(text)):
+            fields.append(f"✗ {line}")
+    return SEPARATOR.join(fields)
+
+
+def user_shell_card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None) -> str:
+    """``#id [user shell] <command> · exit <code|?>[ · <size>]``: a command the user ran themselves."""
+    command = call.arguments.get("command", call.arguments.get("cmd", ""))
+    text = clip(redact(command if isinstance(command, str) else json.dumps(command)), 120)
+    head = f"#{handle} [user shell] {text}" if handle else f"[user shell] {text}"
+    if result is None:
+        return f"{head}{SEPARATOR}running"
+    code = "?" if result.exit_code is None else str(result.exit_code)
+    fields = [head, f"exit {code}"]
+    fields += [part for part in (size(result_text(result), result.images),) if part]
+    return SEPARATOR.join(fields)
+
+
+def arguments_json(call: ToolDispatched) -> str:
+    """A call's arguments as JSON, in their own order."""
+    return json.dumps(call.arguments, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, *, limit: int,
+             policy: Policy = "seed", expand: bool = True) -> str:
+    """A round in full (each part capped at ``limit`` around an expandable marker — naming
+    ``advisor_expand`` unless ``expand`` is false), redacted."""
+    head = f"#{handle} {call.tool}" if handle else call.tool
+    hint = handle if expand else None
+    lines = [f"{head}({expandable(redact(arguments_json(call)), limit, hint)})"]
+    if result is None:
+        lines.append("→ running")
+        return "\n".join(lines)
+    word = "error" if failed(result) else "ok"
+    text = redact(result_text(result))
+    lines.append(f"→ {word}: {expandable(text, limit, hint)}" if text else f"→ {word}")
+    if result.images:
+        lines.append(f"[{result.images} image(s) omitted]")
+    evidence = check_evidence(call, result, policy)
+    if evidence:
+        lines.append(f"[witness] {evidence}")
+    return "\n".join(lines)

@@ -1,0 +1,68 @@
+"""The tools each host gives its agent out of the box, with a line on what each is for.
+
+Transcripts rarely record the tool catalogue (a Codex session records only its extra, dynamic
+tools; a Pi session a system snapshot at most), so the advisor's ledger names a host's built-in
+tools from these tables. One row per tool: its name as the agent calls it, and its purpose in a
+sentence (written here, not copied from the hosts' prompts).
+"""
+
+from __future__ import annotations
+
+from .._events._tool_catalogue import ToolInfo
+from .._vocabulary import TranscriptFormat
+
+_CLAUDE_CODE = (
+    ("Agent", "Start a sub-agent that works on a task by itself and reports back (also called Task)."),
+    ("AskUserQuestion", "Ask the user a question with choices and wait for the answer."),
+    ("Bash", "Run a shell command (bash) in the project, optionally in the background."),
+    ("BashOutput", "Read new output of a command running in the background."),
+    ("Edit", "Replace an exact string in a file with another."),
+    ("ExitPlanMode", "Present a plan to the user and leave plan mode once they approve it."),
+    ("Glob", "Find files whose paths match a glob pattern."),
+    ("Grep", "Search file contents with a regular expression (ripgrep)."),
+    ("KillShell", "Stop a command running in the background."),
+    ("MultiEdit", "Make several exact-string replacements in one file at once."),
+    ("NotebookEdit", "Replace, insert or delete a cell of a Jupyter notebook."),
+    ("PowerShell", "Run a PowerShell command (on Windows)."),
+    ("Read", "Read a file: text by lines, images, PDFs and notebooks."),
+    ("Skill", "Load a skill's instructions into the conversation."),
+    ("TaskCreate", "Add an item to the session's task list."),
+    ("TaskUpdate", "Change the state or text of an item of the task list."),
+    ("TodoWrite", "Write the session's to-do list."),
+    ("ToolSearch", "Load the definitions of deferred tools by name or keyword."),
+    ("WebFetch", "Fetch a URL and answer a question about its content."),
+    ("WebSearch", "Search the web."),
+    ("Write", "Write a whole file, creating or replacing it."),
+)
+_CODEX = (
+    ("apply_patch", "Edit files by applying a patch (add, update, delete or move files)."),
+    ("exec", "Run a JavaScript cell that calls the other tools (code mode)."),
+    ("exec_command", "Run a command in a terminal session and return its output and exit code."),
+    ("list_agents", "List the sub-agents of this session."),
+    ("request_user_input", "Ask the user for input and wait for the answer."),
+    ("send_input", "Send a message to a running sub-agent."),
+    ("shell", "Run a command (an argv) and return its output and exit code."),
+    ("spawn_agent", "Start a sub-agent on a task."),
+    ("update_plan", "Record the plan and the state of its steps."),
+    ("view_image", "Show the model an image file from the workspace."),
+    ("wait", "Wait for a running code-mode cell and return its output."),
+    ("wait_agent", "Wait for sub-agents to finish and return their results."),
+    ("web_search", "Search the web."),
+    ("write_stdin", "Write to a running command's terminal session, or poll it for new output."),
+)
+_PI = (
+    ("bash", "Execute a bash command in the current working directory."),
+    ("edit", "Edit a file by replacing exact text."),
+    ("find", "Search for files by glob pattern."),
+    ("grep", "Search file contents for a pattern."),
+    ("ls", "List directory contents."),
+    ("read", "Read the contents of a file."),
+    ("write", "Write content to a file."),
+)
+_TABLES: dict[TranscriptFormat, tuple[tuple[str, str], ...]] = {"claude-code": _CLAUDE_CODE, "codex": _CODEX,
+                                                                 "pi": _PI}
+
+
+def host_tools(host: TranscriptFormat) -> tuple[ToolInfo, ...]:
+    """The tools ``host`` (``claude-code``, ``codex`` or ``pi``) gives its agent, sorted by name."""
+    return tuple(ToolInfo(name=name, description=purpose) for name, purpose in _TABLES[host])

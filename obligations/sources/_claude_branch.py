@@ -1,0 +1,85 @@
+"""The branch of a Claude Code session that is active after rewinds.
+
+Every Claude Code entry names its ``parentUuid``. Parallel tool results and hook attachments
+fork that tree all the time, and those forks are all one conversation. A *rewind* (``/rewind``,
+or editing an earlier prompt) is different: the new prompt is written as a sibling of the prompt
+it replaces, and everything under the old one is a branch the session abandoned — a check that
+failed there says nothing about the code the session went on with.
+
+So a rewind is two prompts (user entries that are not tool results) with the same parent; the
+one written last is the active one, and the subtrees of the others are not replayed. Finding
+them costs one scan for prompt lines (found in C, the rest never parsed) and, only when a rewind
+is found, one pass that follows parents in file order; memory grows with the abandoned entries.
+"""
+
+from __future__ import annotations
+
+import mmap
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ._lines import parse_line, read_lines
+
+_USER = b'"user"'
+"""In every user entry (``"type":"user"``, however the JSON is spaced); the entry is parsed to be sure."""
+_TOOL_RESULT = b'"tool_use_id"'
+
+Select = Callable[[int, dict[str, Any]], bool]
+
+
+def plan(path: Path) -> Select | None:
+    """Which entries to replay: ``None`` when the session has no rewind (replay every entry)."""
+    replaced = _replaced_prompts(path)
+    if not replaced:
+        return None
+    abandoned = set(replaced)
+    for line in read_lines(path):
+        entry = line.entry
+        if entry is None:
+            continue
+        ident = entry.get("uuid")
+        parent = entry.get("parentUuid") or entry.get("logicalParentUuid")
+        if isinstance(ident, str) and isinstance(parent, str) and parent in abandoned:
+            abandoned.add(ident)
+    return lambda _line, entry: entry.get("uuid") not in abandoned
+
+
+def _replaced_prompts(path: Path) -> list[str]:
+    """The prompts a later prompt with the same parent replaced (rewound or edited)."""
+    latest: dict[str | None, str] = {}
+    replaced: list[str] = []
+    for entry in _prompts(path):
+        ident, parent = entry.get("uuid"), entry.get("parentUuid")
+        if not isinstance(ident, str) or entry.get("isSidechain") or entry.get("isMeta"):
+            continue
+        key = parent if isinstance(parent, str) else None
+        if key is None:
+            continue  # a session's first prompt, or one after a compaction: no sibling to replace
+        if key in latest:
+            replaced.append(latest[key])
+        latest[key] = ident
+    return replaced
+
+
+def _prompts(path: Path) -> list[dict[str, Any]]:
+    """The user entries that are not tool results, found without parsing any other line."""
+    found: list[dict[str, Any]] = []
+    try:
+        with path.open("rb") as handle:
+            if path.stat().st_size == 0:
+                return found
+            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
+                position = data.find(_USER)
+                while position >= 0:
+                    start = data.rfind(b"\n", 0, position) + 1
+                    end = data.find(b"\n", position)
+                    end = len(data) if end < 0 else end
+                    if data.find(_TOOL_RESULT, start, end) < 0:  # most user lines are results: not copied
+                        entry = parse_line(0, data[start:end]).entry
+                        if entry is not None and entry.get("type") == "user":
+                            found.append(entry)
+                    position = data.find(_USER, end)
+    except (OSError, ValueError):
+        return []  # unreadable here: the replay reports it
+    return found
