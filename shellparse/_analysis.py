@@ -10,25 +10,30 @@ span of the text responsible.
 
 from __future__ import annotations
 
-import shlex
+from types import MappingProxyType
+from typing import NamedTuple
 
 from ._bash import parse_bash
+from ._commands import update
 from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
 from ._families import mentions
+from ._findings import RANK, Finding, mark_repeated
 from ._identify import Identified, identify
-from ._identity import cosmetic_free, digest, identity_text, semantic_environment
+from ._identity import digest, identity_text
 from ._model import Command, Opaque, Script, Span, Statement, Word
 from ._offsets import OffsetMap
+from ._paths import Path, single_path
 from ._position import Before, Consumer, consumer_of, place
-from ._quoting import bash_unquote
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
 from ._selection import selection
-from ._shellstate import POSIX_SH, ShellState, directory, excerpt, update, word_text
+from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
+from ._stdin import stdin_script
+from ._surroundings import INHERITED, STARTUP_FILES, consumed, inherited, redefined, spliced, waited
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
-from ._wrappers import SHELL_PROGRAMS, Nested, Unwrapped, program_name, unwrap
+from ._wrappers import Nested, Unwrapped, program_name, unwrap
 
-_RANK: dict[ExitSource, int] = {"check": 0, "reporting-pipe": 1, "masked": 2}
+_new = tuple.__new__
 _COMPOUND_NAMES: dict[CommandKind, str] = {
     "if": "`if`", "for": "a loop", "while": "a loop", "until": "a loop", "select": "`select`",
     "case": "`case`", "function": "a function definition", "try": "`try`", "block": "a script block",
@@ -42,52 +47,20 @@ _OPAQUE_NAMES: dict[OpaqueKind, str] = {
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
 
 
-class _Finding:
-    """A check found, and the verdict so far as it is judged outwards."""
+class Where(NamedTuple):
+    """Where a command runs, as its statement places it."""
 
-    __slots__ = ("after_check", "chain", "chain_source", "cmdlet", "directory", "environment", "identified",
-                 "mutations_at", "reasons", "source", "span")
-
-    def __init__(self, identified: Identified, span: Span, directory: str | None,
-                 environment: tuple[str, ...] = ()):
-        self.identified = identified
-        self.span = span
-        self.directory = directory
-        self.environment = environment
-        """Assignments and wrapper choices it runs under (cosmetic ones are dropped later)."""
-        self.source: ExitSource = "check"
-        self.chain_source: ExitSource = "check"
-        """The verdict as far as a zero status goes (see :attr:`._position.Verdict.chain_source`)."""
-        self.reasons: list[Reason] = []
-        self.cmdlet = False  # its reporting pipe feeds a PowerShell cmdlet
-        self.mutations_at: int | None = None
-        """How many potential mutations the command line had made when the check's statement ended."""
-        self.chain: int | None = None
-        """The `&&` list (or `set -e` script) whose first failure ends it, when the check's failing
-        status ends it: of the checks in one chain, at most one failed in a failing run."""
-        self.after_check = False
-        """Another check ran before it in its chain: a failing status may be that one's."""
-
-    def degrade(self, source: ExitSource, reasons: list[Reason], cmdlet: bool = False,
-                chain: ExitSource | None = None) -> None:
-        self.chain_source = _worse(self.chain_source, source if chain is None else chain)
-        if source == "check":  # keeps the verdict: only the reasons add up
-            self.reasons.extend(reasons)
-            return
-        if self.source == "reporting-pipe" and source == "reporting-pipe":
-            reasons = [*reasons, reason("extra-pipes", reasons[-1].span if reasons else None)]
-            source = "masked"
-        if _RANK[source] > _RANK[self.source]:
-            self.source = source
-            self.cmdlet = cmdlet
-        self.reasons.extend(reasons)
+    here: bool = True
+    """In this shell (alone in its statement, not backgrounded), not in a subshell of its own."""
+    waited: bool = False
+    """A ``coproc`` whose ``wait`` follows (its status comes back)."""
+    ignored: bool = False
+    """Where bash ignores ``set -e`` (before ``&&``/``||``, after ``!``)."""
 
 
-def _worse(first: ExitSource, second: ExitSource) -> ExitSource:
-    """The worse of two verdicts in a row: a reporting pipe inside another is two pipes."""
-    if first == second == "reporting-pipe":
-        return "masked"
-    return first if _RANK[first] >= _RANK[second] else second
+HERE = Where()
+ELSEWHERE = Where(here=False)
+_CALLS = 64  # function calls followed per analysis: a bound on `f() { g; g; }; g() { h; h; }; …`
 
 
 class Analyzer:
@@ -98,6 +71,8 @@ class Analyzer:
         self.shell: Shell = shell
         self.policy: Policy = policy
         self.effect: Effect = READ_ONLY
+        self.calls = 0
+        self.calling: frozenset[str] = frozenset()
         self.mutations = 0
         """Commands (or redirects) seen so far that may change the workspace."""
         self.chains = 0
@@ -113,14 +88,16 @@ class Analyzer:
         """What a simple command runs once its wrappers are peeled off."""
         return unwrap(command.words, shell)
 
-    def consumer(self, command: Command, shell: Shell) -> Consumer:
+    def consumer(self, command: Command, shell: Shell, env: ShellState | None = None) -> Consumer:
         """What ``command``, after a pipe, does to the pipeline's status."""
-        return consumer_of(self, command, shell)
+        return consumer_of(self, command, shell, env)
 
     # -- entry point ------------------------------------------------------------------------
 
     def run(self, script: Script) -> Analysis:
         findings = self.scan(script, ShellState(), self.shell)
+        if len(findings) > 1:
+            mark_repeated(findings)
         parse_error = script.error
         if parse_error is not None:
             self.effect = UNKNOWN
@@ -129,7 +106,7 @@ class Analyzer:
         checks = (self._check(findings[0]),) if len(findings) == 1 else tuple(map(self._check, findings))
         primary = None
         for check in checks:
-            if primary is None or _RANK[check.exit_source] <= _RANK[primary.exit_source]:
+            if primary is None or RANK[check.exit_source] <= RANK[primary.exit_source]:
                 primary = check
         if primary is None:
             return self._without_check(script, checks)
@@ -137,7 +114,7 @@ class Analyzer:
         return Analysis(command=self.text, shell=self.shell, policy=self.policy, validation=primary.validation,
                         exit_source=primary.exit_source, witness_eligible=primary.witness_eligible,
                         reasons=primary.reasons, effect=self.effect, parse_error=parse_error, checks=checks,
-                        expected_negative=False)
+                        expected_negative=False, failure_attributable=primary.failure_attributable)
 
     def _without_check(self, script: Script, checks: tuple[Check, ...]) -> Analysis:
         reasons = self._mentions(script)
@@ -149,10 +126,8 @@ class Analyzer:
                         witness_eligible=False, reasons=tuple(reasons), effect=self.effect,
                         parse_error=script.error, checks=checks, expected_negative=self._expected_negative(script))
 
-    def _check(self, finding: _Finding) -> Check:
-        identified = finding.identified
-        statement = _statement(identified.statement)
-        validation = _validation(identified, statement, finding)
+    def _check(self, finding: Finding) -> Check:
+        validation = _validation(finding)
         # Source order reads best: the caret lines then walk along the command.
         reasons = sorted(finding.reasons, key=_source_order) if len(finding.reasons) > 1 else list(finding.reasons)
         eligible = finding.source == "check"
@@ -168,115 +143,192 @@ class Analyzer:
         if finding.directory is not None:
             reasons.append(reason("directory", None, directory=finding.directory))
         # A reporting pipe's non-zero status is the check's failure as its zero is its pass (under the
-        # host's pipefail); a consumer that fails on its own is the accepted residual, both ways.
-        failure = finding.source in ("check", "reporting-pipe") and not finding.after_check
+        # host's pipefail); a consumer that fails on its own is the accepted residual, both ways. Not
+        # when something else may fail in its place (`cd missing && check`), or an earlier check of
+        # its chain may have (`lint && test`).
+        failure = finding.source in ("check", "reporting-pipe") and not finding.after_check \
+            and not finding.unattributed
         after = finding.mutations_at is not None and self.mutations > finding.mutations_at
-        return Check(validation, finding.source, eligible, tuple(reasons), failure, after, finding.chain)
+        return Check(validation, finding.source, eligible, tuple(reasons), failure, after, finding.chain,
+                     failure and finding.source == "check")
 
     # -- scanning -----------------------------------------------------------------------------
 
-    def scan(self, script: Script, env: ShellState, shell: Shell, shared: bool = False) -> list[_Finding]:
+    def scan(self, script: Script, env: ShellState, shell: Shell, shared: bool = False) -> list[Finding]:
         """Findings in ``script``, judged in place. ``shared``: ``env`` is also the shell of what
         follows the script (a `{ …; }` group, `eval`), so its last statement's effects matter."""
         statements = script.statements
         last = len(statements) - 1
-        if last == 0 and not shared and env.risk is None:
+        if last == 0 and not shared and env.risk is None and env.fail_first is None:
             statement = statements[0]
             if len(statement.pipeline.commands) == 1 and statement.op is None and statement.pipeline.negation is None:
                 # A lone command with nothing before, around or after it keeps its own verdict.
                 return self._ended(self.command(statement.pipeline.commands[0], env, shell))
         ends = _list_ends(statements)
-        findings: list[_Finding] = []
+        findings: list[Finding] = []
         chain, checked, errexit_chain = 0, False, 0
         for index, statement in enumerate(statements):
+            errexit = env.errexit and not env.errexit_ignored
             if index == 0 or statements[index - 1].op not in ("&&", "||"):
                 self.chains += 1
-                chain, checked = self.chains, checked and env.errexit
+                chain, checked = self.chains, checked and errexit
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before = Before(env.risk, env.pipefail, env.maybe_pipefail, env.errexit)
-            mine: list[_Finding] = []
-            for position, command in enumerate(statement.pipeline.commands):
-                inner = self.command(command, env, shell)
+            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail, errexit, env.fail_first))
+            end = ends[index]
+            commands = statement.pipeline.commands
+            background = statements[end].op == "&"
+            alone = len(commands) == 1 and not background
+            first = commands[0].words
+            waits = (background or (first and first[0].text == "coproc")) and shell == "bash" \
+                and waited(statements, index, end, env)
+            ignored = statement.op == "&&" or statement.op == "||" or statement.pipeline.negation is not None
+            where = (HERE if alone else ELSEWHERE) if not waits and not ignored else \
+                Where(alone, bool(waits) and not background, ignored)
+            mine: list[Finding] = []
+            for position, command in enumerate(commands):
+                inner = self.command(command, env, shell, where)
                 if inner:
-                    verdict = place(self, statements, ends, index, position, before=before, shell=shell)
+                    verdict = place(self, statements, ends, index, position, before=before, shell=shell, env=env,
+                                    waited=bool(waits))
                     for finding in inner:
-                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.chain_source)
+                        finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed,
+                                        chain=verdict.chain_source)
                     mine.extend(inner)
             if mine:
-                if env.errexit and not errexit_chain:
+                if errexit and not errexit_chain:
                     errexit_chain = chain  # under `set -e` the rest of the script is one chain
-                self._chained(mine, errexit_chain if env.errexit else chain, after=checked)
+                self._chained(mine, errexit_chain if errexit else chain, after=checked)
                 checked = True
             findings.extend(self._ended(mine))
             if index < last or shared:
-                update(env, statements, index, ends[index], shell=shell, text=self.text)
+                update(env, statements, index, end, shell=shell, text=self.text)
         return findings
 
     @staticmethod
-    def _chained(findings: list[_Finding], chain: int, *, after: bool) -> None:
+    def _chained(findings: list[Finding], chain: int, *, after: bool) -> None:
         """The findings of one statement of a chain: ``after`` another check in it."""
         for finding in findings:
             if finding.chain is None and finding.chain_source != "masked":
                 finding.chain = chain
                 finding.after_check = after
 
-    def _ended(self, findings: list[_Finding]) -> list[_Finding]:
+    def _ended(self, findings: list[Finding]) -> list[Finding]:
         """The statement holding ``findings`` has ended: what mutates from here on runs after them."""
         for finding in findings:
             if finding.mutations_at is None:
                 finding.mutations_at = self.mutations
         return findings
 
-    def command(self, command: Command, env: ShellState, shell: Shell) -> list[_Finding]:
+    def command(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[Finding]:
         for redirect in command.redirects:
             if redirect_writes(redirect):
                 self.affect(MUTATING)
         kind = command.kind
         body = command.body
         if kind == "simple":
-            findings = self.simple(command, env, shell)
+            findings = self.simple(command, env, shell, where)
         elif body is None:
             findings = []
-        elif kind == "subshell":
-            findings = self.scan(body, env.copy(), shell)
-        elif kind == "group":
-            findings = self.scan(body, env, shell, shared=True)
+        elif kind == "subshell":  # its own shell: only a signal to this one (`kill $$`) reaches out
+            inner = env.copy()
+            inner.errexit_ignored = inner.errexit_ignored or where.ignored
+            findings = self.scan(body, inner, shell, shared=self._signals(command.span))
+            env.absorb(inner)
+        elif kind == "group":  # in this shell when alone; in a pipeline or the background, a subshell's
+            findings = self.scan_here(body, env if where.here else env.copy(), shell, ignored=where.ignored)
+        elif kind == "function":
+            findings = self.compound(command, env, shell, merge=False)
         else:
-            findings = self.scan(body, env.copy(), shell)
-            where = _COMPOUND_NAMES.get(kind, f"`{kind}`")
-            for finding in findings:
-                finding.degrade("masked", [reason("inside-compound", _head_span(command, self.text), where=where)])
+            path = single_path(command, env) if shell == "bash" else None
+            findings = self.compound(command, env, shell, merge=where.here) if path is None else \
+                self.path(command, path, env, shell, where)
         for opaque in command.opaque:
             findings.extend(self.opaque(opaque, env, shell))
         return findings
 
-    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[_Finding]:
+    def _signals(self, span: Span) -> bool:
+        """Whether code in ``span`` may signal the shell (``kill``): then its last statement counts too."""
+        return "kill" in self.text[span.start : span.end]
+
+    def scan_here(self, body: Script, env: ShellState, shell: Shell, *, ignored: bool) -> list[Finding]:
+        """Scan code that runs in ``env``'s own shell (a group, a function's body, `eval`)."""
+        was = env.errexit_ignored
+        env.errexit_ignored = was or ignored
+        try:
+            return self.scan(body, env, shell, shared=True)
+        finally:
+            env.errexit_ignored = was
+
+    def compound(self, command: Command, env: ShellState, shell: Shell, *, merge: bool) -> list[Finding]:
+        """A loop, a conditional or a function definition: its checks may run any number of times, or
+        not at all; what it does to the shell may or may not happen."""
+        assert command.body is not None
+        inner = env.copy()
+        findings = self.scan(command.body, inner, shell, shared=merge)
+        if merge:
+            inner.maybe(env)
+            env.assign(inner)
+        else:
+            env.absorb(inner)
+        where = _COMPOUND_NAMES.get(command.kind, f"`{command.kind}`")
+        for finding in findings:
+            finding.degrade("masked", [reason("inside-compound", _head_span(command, self.text), where=where)])
+            if command.kind == "function":
+                finding.runs = False  # defining a function runs nothing; its calls are analysed
+        return findings
+
+    def path(self, command: Command, path: Path, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
+        """A compound statement that surely runs ``path``: its checks keep their verdicts there."""
+        assert command.body is not None
+        on_path = set(path.statements)
+        rest = Script(tuple(s for s in command.body.statements if s not in on_path), None, None)
+        findings = self.scan_here(Script(path.statements, None, None), env if where.here else env.copy(), shell,
+                                  ignored=where.ignored)
+        keep = [reason("single-path", _head_span(command, self.text), where=path.where)]
+        if path.otherwise is not None:
+            keep.append(reason("may-not-run", path.otherwise, "else", piece=excerpt(self.text, path.otherwise)))
+        for finding in findings:
+            finding.degrade("check", keep, unattributed=path.otherwise is not None)
+        if rest.statements:
+            others = self.compound(command._replace(body=rest), env, shell, merge=False)
+            findings.extend(others)
+        return findings
+
+    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[Finding]:
         if opaque.body is None:
             self.affect(UNKNOWN)
             return []
-        findings = self.scan(opaque.body, env.copy(), shell)
+        inner = env.copy()
+        findings = self.scan(opaque.body, inner, shell, shared=self._signals(opaque.span))
+        env.absorb(inner)
         where = _OPAQUE_NAMES.get(opaque.kind, opaque.kind)
         for finding in findings:
             finding.degrade("masked", [reason("inside-substitution", opaque.span, where=where)])
         return findings
 
-    def simple(self, command: Command, env: ShellState, shell: Shell) -> list[_Finding]:
+    def simple(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[Finding]:
         if not command.words:
             return []
+        head = command.words[0].value
+        if shell == "bash" and head is not None and head in env.functions and not (
+                (env.expand_aliases and head in env.aliases) or head in env.shadowed or "*" in env.shadowed):
+            return self.call(command, env, shell, where)
+        return self.program(command, env, shell, where)  # an alias (or `hash -p`) may run before the function
+
+    def program(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
+        """A simple command that runs a program, a builtin or a wrapper (not a function)."""
         unwrapped = unwrap(command.words, shell)
         if unwrapped.nested is not None:
-            return self.nested(command, unwrapped, unwrapped.nested, env, shell)
+            return self.nested(command, unwrapped, unwrapped.nested, env, shell, where)
         if unwrapped.problem is not None:
             self.affect(UNKNOWN)
             return []
         argv = unwrapped.argv
-        if unwrapped.inert is None and not argv and unwrapped.wrappers:
-            stdin = _shell_stdin(command, unwrapped, self.text)
-            if stdin is not None:  # `bash <<'EOF' … EOF`: the here-document is the script
-                return self.nested(command, unwrapped, stdin, env, shell)
         if unwrapped.inert is not None or not argv:
             return []
+        if env.positional is not None:
+            argv = spliced(argv, env.positional)
         identified = identify(argv, shell)
         if identified is None:
             self.affect(program_effect(argv, shell))
@@ -286,68 +338,140 @@ class Analyzer:
         moved = env.dirs or unwrapped.directories or identified.directories
         environment = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context) \
             if env.exports or command.assignments or unwrapped.context else ()
-        finding = _Finding(identified, Span(argv[0].span.start, command.span.end),
-                           _directory(env, unwrapped, identified) if moved else None, environment)
-        if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed \
-                or unwrapped.background is not None:
-            finding.degrade(*self._simple_verdict(command, unwrapped, env))
+        finding = Finding(identified, Span(argv[0].span.start, command.span.end),
+                          _directory(env, unwrapped, identified) if moved else None, environment=environment)
+        if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed or env.aliases \
+                or env.functions or unwrapped.background is not None:
+            finding.degrade(*self._simple_verdict(command, unwrapped, env, where))
         return [finding]
 
-    def _simple_verdict(self, command: Command, unwrapped: Unwrapped,
-                        env: ShellState) -> tuple[ExitSource, list[Reason]]:
+    def _simple_verdict(self, command: Command, unwrapped: Unwrapped, env: ShellState,
+                        where: Where) -> tuple[ExitSource, list[Reason]]:
         """What a check's own simple command does to its status: prefixes, wrappers and redirects
         keep it; a detaching wrapper or a redefined program masks it."""
         text = self.text
         reasons: list[Reason] = []
+        source: ExitSource = "check"
         for word in command.assignments:
             reasons.append(reason("env-prefix", word.span, piece=excerpt(text, word.span)))
+        passed = [*command.assignments, *(w for w in command.words if w.span.start < unwrapped.argv[0].span.start)] \
+            if unwrapped.wrappers else command.assignments
+        for word in passed:  # `BASH_ENV=./x.sh ./run_tests.sh`, `env SHELLOPTS=noexec ./ci.sh`
+            if INHERITED.match(word.value or word.text):
+                source = "masked"
+                reasons.append(reason("early-exit", word.span, "environment", piece=excerpt(text, word.span)))
         for word in unwrapped.wrappers:
             reasons.append(reason("wrapper", word.span, piece=str(word.value)))
         for item in command.redirects:
             reasons.append(reason("redirect", item.span, piece=excerpt(text, item.span)))
-        source: ExitSource = "check"
-        if unwrapped.background is not None:
+        background = unwrapped.background
+        if background is not None:
+            coproc = any(word.span == background and word.value == "coproc" for word in unwrapped.wrappers)
+            if not (coproc and where.waited):
+                source = "masked"
+                reasons.append(reason("background", background, "coproc" if coproc else "wrapper"))
+        for word in redefined(unwrapped, env):
             source = "masked"
-            reasons.append(reason("background", unwrapped.background, "wrapper"))
-        if env.shadowed:
-            for word in (*unwrapped.wrappers, unwrapped.argv[0]):
-                name = program_name(word.value or "")
-                if name in env.shadowed:
-                    source = "masked"
-                    reasons.append(reason("shadowed", word.span, piece=name))
+            reasons.append(reason("shadowed", word.span, piece=program_name(word.value or "")))
         return source, reasons
 
+    def call(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
+        """A call of a function defined earlier: its body runs here, with the call's arguments."""
+        name = command.words[0].value or ""
+        # `npm() { …; }; npm test`, `timeout() { :; }; timeout 60 pytest`: the check the words name
+        # is not what runs.
+        findings = self.program(command, env.copy(), shell, where)
+        for finding in findings:
+            if not any(item.code == "shadowed" for item in finding.reasons):
+                finding.degrade("masked", [reason("shadowed", command.words[0].span, piece=name)])
+            finding.runs = False
+        self.calls += 1
+        if name in self.calling or self.calls > _CALLS:
+            env.flag(reason("early-exit", command.span, "calls", piece=excerpt(self.text, command.span)))
+            return findings
+        definition = env.functions[name]
+        assert definition.body is not None
+        inner = env if where.here else env.copy()
+        outer = inner.positional
+        inner.positional = tuple(command.words[1:])
+        calling = self.calling
+        self.calling = calling | {name}
+        try:
+            found = self.scan_here(definition.body, inner, shell, ignored=where.ignored)
+        finally:
+            self.calling = calling
+            inner.positional = outer
+        for finding in found:
+            finding.degrade("check", [reason("function-call", command.words[0].span, piece=name)])
+        return findings + found
+
     def nested(self, command: Command, unwrapped: Unwrapped, nested: Nested, env: ShellState,
-               shell: Shell) -> list[_Finding]:
+               shell: Shell, where: Where = HERE) -> list[Finding]:
+        problem = inherited(command, unwrapped, self.text)
+        stdin = nested.stdin
+        if stdin:  # `bash <<'EOF' … EOF`: the script is the here-document (or here-string)
+            found = stdin_script(command, nested, self.text)
+            if found is None:
+                return []
+            nested, problem = found[0], problem or found[1]
         dialect: Shell = "pwsh" if nested.shell == "pwsh" else "bash"
         script = parse_nested(nested.text, nested.positions, dialect)
         unreadable = nested.shell == "cmd" and not _plain_cmd(nested.text)
         eval_like = (nested.via.value or "") == "eval"
         if eval_like:
-            inner_env = env
+            inner_env = env if where.here else env.copy()
+            findings = self.scan_here(script, inner_env, dialect, ignored=where.ignored)
         else:
-            posix = program_name(nested.via.value or "") in POSIX_SH
-            inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
-            inner_env = ShellState(nested.pipefail, inner_dirs, posix_sh=posix)
+            child = self._child(env, unwrapped, nested)
             # A child shell inherits what was exported or assigned for it (`GOOS=x bash -c 'go test'`).
-            inner_env.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
-        findings = self.scan(script, inner_env, dialect, shared=eval_like)
+            child.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
+            findings = self.scan(script, child, dialect)
+        if stdin and problem is None:
+            problem = consumed(script, findings, self.text)
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
         for finding in findings:
             reasons = [reason("nested", via.span, piece=str(via.value))]
             for wrapper in unwrapped.wrappers[:-1]:
                 reasons.insert(0, reason("wrapper", wrapper.span, piece=str(wrapper.value)))
+            for wrapper in unwrapped.wrappers:
+                if wrapper.value is not None and env.redefines(wrapper.value):
+                    reasons.append(reason("shadowed", wrapper.span, piece=program_name(wrapper.value)))
             if script.error is not None:
                 reasons.append(reason("parse-error", script.error_span, "nested", error=script.error))
-                finding.degrade("masked", reasons)
             elif unreadable:
                 reasons.append(reason("cmd-syntax", via.span))
-                finding.degrade("masked", reasons)
-            else:
-                finding.degrade("check", reasons)
+            elif problem is not None:
+                reasons.append(problem)
+            masks = any(item.level == "masks" for item in reasons)
+            finding.degrade("masked" if masks else "check", reasons)
         if script.error is not None or unreadable:
             self.affect(UNKNOWN)
         return findings
+
+    def _child(self, env: ShellState, unwrapped: Unwrapped, nested: Nested) -> ShellState:
+        """The shell a command string starts in: its options, and what it inherits (the directory,
+        exported functions)."""
+        options = nested.options
+        posix = program_name(nested.via.value or "") in POSIX_SH
+        inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
+        child = ShellState(options.pipefail, inner_dirs, posix_sh=posix)
+        if options.errexit:
+            child.errexit = child.maybe_errexit = True
+        child.nounset = options.nounset
+        child.expand_aliases = options.aliases
+        child.extdebug = options.extdebug
+        if env.exported:
+            child.functions = MappingProxyType({n: d for n, d in env.functions.items() if n in env.exported})
+            child.exported = env.exported
+        via = nested.via
+        if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and any(
+                name in self.text for name in STARTUP_FILES)):
+            # `-i` reads ~/.bashrc; a login shell its profile and zsh ~/.zshenv: refused outright for
+            # -i, and when this command line names (so may write) one of them or moves HOME
+            child.risk = reason("early-exit", via.span, "startup", piece=str(via.value))
+        elif options.onecmd:
+            child.risk = reason("early-exit", via.span, "onecmd", piece=str(via.value))
+        return child
 
     # -- extras ----------------------------------------------------------------------------------
 
@@ -394,26 +518,16 @@ def parse_nested(text: str, positions: list[int], dialect: Shell) -> Script:
     return parse_bash(text, offsets, data=data)
 
 
-def _validation(identified: Identified, statement: str, finding: _Finding) -> Validation:
+def _validation(finding: Finding) -> Validation:
     """The check's identity: its statement, and what its key is made of (see :mod:`._identity`)."""
-    words = cosmetic_free(identified.family, identified.statement)
-    identity = statement if words == identified.statement else _statement(words)
-    environment = semantic_environment(finding.environment) if finding.environment else ()
-    key = digest(identified.kind, finding.directory, identity, environment)
+    identified = finding.identified
+    identity, words, environment = finding.identity()
+    key = finding.key()
     context = f"{identified.kind}\0{identified.family}\0" + "\0".join(environment)
     chosen = selection(identified.family, words, context)
     anywhere = digest(identified.kind, None, identity, environment) if finding.directory is not None else key
-    return Validation(identified.kind, identified.family, statement, finding.directory, key, finding.span,
+    return Validation(identified.kind, identified.family, finding.statement(), finding.directory, key, finding.span,
                       identity_text(environment, identity), environment, anywhere, chosen)
-
-
-def _statement(parts: tuple[str, ...]) -> str:
-    """The argv as a shell would read it back: each word quoted by ``shlex.quote`` as needed."""
-    joined = "".join(parts)
-    if all(parts) and shlex.quote(joined) == joined:
-        # No word is empty or holds a character to quote, so none needs quotes (one test for all).
-        return " ".join(parts)
-    return " ".join(map(shlex.quote, parts))
 
 
 def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:
@@ -424,23 +538,6 @@ def _directory(env: ShellState, unwrapped: Unwrapped, identified: Identified) ->
     """Where the check runs: the shell's directory, then the wrappers' and the check's own options."""
     moves = unwrapped.directories + identified.directories
     return directory(env.dirs + tuple(word_text(word) for word in moves))
-
-
-def _shell_stdin(command: Command, unwrapped: Unwrapped, text: str) -> Nested | None:
-    """The script a shell reads from a here-document or here-string, when it is given no other."""
-    shell = unwrapped.wrappers[-1]
-    if program_name(shell.value or "") not in SHELL_PROGRAMS:
-        return None
-    for redirect in command.redirects:
-        if redirect.body is not None and redirect.op in ("<<", "<<-"):
-            start, end = redirect.body
-            return Nested(text[start:end], [*range(start, end), end], "bash", False, shell)
-        if redirect.op == "<<<" and redirect.target is not None:
-            unquoted = bash_unquote(redirect.target.text, redirect.target.span.start)
-            if unquoted is not None:
-                string, positions = unquoted
-                return Nested(string, positions, "bash", False, shell)
-    return None
 
 
 def _list_ends(statements: tuple[Statement, ...]) -> list[int]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ._flat import Attach, NegationToken, Pipe, Token, Unit, attach, lone, operator, regroup, separate
 from ._grammars import bash_parser
+from ._heredoc import end_problem
 from ._model import Command, Opaque, Redirect, Script, Span, Word, compound_command, simple_command
 from ._offsets import IDENTITY, OffsetMap, decode
 from ._quoting import BASH_SPECIAL, bash_value
@@ -76,7 +77,7 @@ def _ascii_stand_in(data: bytes) -> bytes:
 
 
 class _Converter:
-    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "offsets", "source")
+    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "offsets", "problem", "source")
 
     def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int):
         self.source = text
@@ -87,6 +88,8 @@ class _Converter:
         """No character outside ASCII: byte offsets are offsets into ``source``."""
         self.identity = offsets.identity
         self.carriage_returns = b"\r" in data
+        self.problem: tuple[str, Span] | None = None
+        """A syntax problem the grammar does not see (a here-document bash does not end where it does)."""
 
     # -- helpers ---------------------------------------------------------------------------
 
@@ -141,6 +144,9 @@ class _Converter:
         script = self.script(root.children)
         if root.has_error:
             message, span = self.first_error(root)
+            return script._replace(error=message, error_span=span)
+        if self.problem is not None:
+            message, span = self.problem
             return script._replace(error=message, error_span=span)
         return script
 
@@ -238,6 +244,15 @@ class _Converter:
             stack.append(_new(Attach, (tuple(redirects), tuple(opaque), end, tuple(extra_words))))
             stack.append(body)
 
+    def check_heredoc_end(self, op: str, start: Any, body: Any, end: Any) -> None:
+        """Record a problem when bash would not end this here-document where the grammar does."""
+        data = self.data
+        first = body.start_byte if body is not None else data.rfind(b"\n", 0, end.start_byte) + 1
+        found = end_problem(data, strip_tabs=op == "<<-", start=start.start_byte, body=first,
+                            end=(end.start_byte, end.end_byte))
+        if found is not None:
+            self.problem = (found, self.span(end))
+
     # -- commands ----------------------------------------------------------------------------
 
     def simple(self, node: Any, stack: list[Any]) -> Command:
@@ -265,6 +280,7 @@ class _Converter:
         target = None
         body = None
         end = node.end_byte
+        start_node = body_node = None
         for child in node.children:
             kind = child.type
             if kind == "file_descriptor":
@@ -274,13 +290,17 @@ class _Converter:
             elif kind == "heredoc_start":
                 target = Word(self.text(child), None, self.span(child))
                 end = child.end_byte
+                start_node = child
             elif kind == "heredoc_body":
                 body = self.span(child)
+                body_node = child
                 if child.child_count:  # only an unquoted delimiter's body has expansions in it
                     content = self.text(child)
                     if "$" in content or "`" in content:
                         self.collect(child, opaque)
             elif kind == "heredoc_end":
+                if start_node is not None and self.problem is None:
+                    self.check_heredoc_end(op, start_node, body_node, child)
                 continue
             elif kind in _REDIRECTS:
                 # `cat <<EOF > out`: tree-sitter nests the second redirect in the first.
@@ -320,7 +340,43 @@ class _Converter:
             opaque = []
             names = [self.word(child, opaque) for child in children if child.type == "word"][:1]
             return compound_command("function", self.nested(children), span, words=tuple(names))
-        return compound_command(_COMPOUND_KINDS[kind], self.nested(children), span)
+        return compound_command(_COMPOUND_KINDS[kind], self.nested(children), span, words=self.structure(node))
+
+    def structure(self, node: Any) -> tuple[Word, ...]:
+        """The words that give an ``if``, ``for`` or ``case`` its shape (see :class:`Command`)."""
+        kind = node.type
+        words: list[Word] = []
+        if kind == "if_statement":
+            for child in node.children:
+                if child.type in ("elif_clause", "else_clause"):
+                    words.extend(self.plain(part) for part in child.children if part.type in _IF_KEYWORDS)
+                elif child.type in _IF_KEYWORDS:
+                    words.append(self.plain(child))
+        elif kind == "for_statement":
+            children = node.children
+            for index, child in enumerate(children):
+                if child.type == "in" or node.field_name_for_child(index) in ("variable", "value"):
+                    words.append(self.plain(child))
+        elif kind == "case_statement":
+            children = node.children
+            for index, child in enumerate(children):
+                if node.field_name_for_child(index) == "value":
+                    words.append(self.plain(child))
+                elif child.type == "case_item":
+                    words.extend(self.plain(part) for index, part in enumerate(child.children)
+                                 if part.type in _CASE_MARKS or child.field_name_for_child(index) == "value")
+        return tuple(words)
+
+    def plain(self, node: Any) -> Word:
+        """A word read from its text alone: substitutions in it are not collected (their commands are
+        converted where they run), so its value is ``None`` when it has any."""
+        text = self.text(node)
+        value = text if BASH_SPECIAL.search(text) is None else bash_value(text)
+        return Word(text, value, self.span(node))
+
+
+_IF_KEYWORDS = frozenset({"if", "then", "elif", "else", "fi"})
+_CASE_MARKS = frozenset({")", ";;", ";&", ";;&"})
 
 
 def _timed_compound(node: Any) -> Any:

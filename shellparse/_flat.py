@@ -98,7 +98,8 @@ def regroup(items: list[Token], error: tuple[str, Span] | None = None) -> Script
         else:
             op, span = item
             if op == "|" or op == "|&":
-                pipes.append(span)
+                if commands:  # a pipe with no command before it is only in a syntax error's recovery
+                    pipes.append(span)
                 continue
             if not commands:
                 # `for f in *; do`: the loop header leaves a separator with no command before it.

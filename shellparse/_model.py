@@ -84,7 +84,11 @@ class Command(NamedTuple):
     kind: CommandKind
     """What the command is (see the class docstring)."""
     words: tuple[Word, ...]
-    """For ``simple`` commands the argv, command name first; for ``function`` the name."""
+    """For ``simple`` commands the argv, command name first; for ``function`` the name. For
+    ``if``, its keywords (``if``, ``then``, ``elif``, ``else``, ``fi``); for ``for``, the loop
+    variable, then ``in`` and the words after it (none without ``in``); for ``case``, the subject, then for each arm its
+    patterns, its ``)`` and its terminator (``;;``, ``;&`` or ``;;&``), so that the statements of
+    :attr:`body` can be told apart by position."""
     assignments: tuple[Word, ...]
     """``NAME=value`` prefixes (bash) — the whole assignment as one word."""
     redirects: tuple[Redirect, ...]

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 from ._model import Command, Pipeline, Span, Statement
 from ._reasons import reason
 from ._results import Reason
-from ._shellstate import excerpt, exit_propagates, exits_with_status, pipestatus_exit
+from ._shellstate import ShellState, excerpt
+from ._status import always_succeeds, exit_form, saved_form
+from ._tails import Tail, _tail_reason, hand_on, judge_tail
 from ._vocabulary import ExitSource, Shell
 from ._wrappers import program_name
 
@@ -22,8 +24,10 @@ if TYPE_CHECKING:
 
 PASS_THROUGH = frozenset({"tee", "tail", "head", "cat", "less", "more"})
 """Programs that pass their input through: behind a pipe they report the status, never decide it."""
+EARLY_CLOSE = frozenset({"head"})
+"""Pass-through programs that may stop reading before their input ends (the writer then gets SIGPIPE)."""
 _CMDLET_PASS_THROUGH = frozenset({"select-object", "select", "tee-object", "tee", "ft", "fl", "fw"})
-Consumer = Literal["pass-through", "cmdlet", "deciding"]
+Consumer = Literal["pass-through", "early-close", "cmdlet", "deciding"]
 """What a command after a pipe does to the pipeline's status."""
 
 
@@ -37,13 +41,15 @@ class Before(NamedTuple):
     maybe_pipefail: bool
     """``pipefail`` may be on."""
     errexit: bool = False
-    """``set -e`` is surely on: a failing command ends the script with its status."""
+    """``set -e`` is surely on, where bash applies it."""
+    fail_first: Reason | None = None
+    """Something that can end the script failing before the check runs."""
 
 
 class Verdict:
     """The exit source of a check's place, and the reasons for it, as the steps find them."""
 
-    __slots__ = ("chain_source", "cmdlet", "reasons", "source")
+    __slots__ = ("chain_source", "cmdlet", "reasons", "source", "unattributed")
 
     def __init__(self) -> None:
         self.source: ExitSource = "check"
@@ -53,6 +59,8 @@ class Verdict:
         self.reasons: list[Reason] = []
         self.cmdlet = False
         """The reporting pipe feeds a PowerShell cmdlet (which never sets the exit status)."""
+        self.unattributed = False
+        """A non-zero status may be something else's failure (the check may not have run)."""
 
     def mask(self, found: Reason | None, *, chain: bool = False) -> None:
         """Mask the check's status; ``chain``: only a non-zero status (a zero one still proves a pass)."""
@@ -65,11 +73,16 @@ class Verdict:
     def keep(self, found: Reason) -> None:
         self.reasons.append(found)
 
+    def note(self, found: Reason) -> None:
+        self.reasons.append(found)
+        self.unattributed = True
+
 
 def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int], index: int, position: int, *,
-          before: Before, shell: Shell) -> Verdict:
+          before: Before, shell: Shell, env: ShellState, waited: bool = False) -> Verdict:
     """The verdict on the check that is command ``position`` of ``statements[index]``; ``ends[i]``
-    is the last statement of the ``&&``/``||`` list statement ``i`` belongs to."""
+    is the last statement of the ``&&``/``||`` list statement ``i`` belongs to; ``waited``: a
+    ``wait`` for the check's background job (or coprocess) follows its list."""
     verdict = Verdict()
     pipeline = statements[index].pipeline
     end = ends[index]
@@ -77,32 +90,76 @@ def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int]
         verdict.mask(reason("negated", pipeline.negation))
     if position > 0:
         _piped_into(analyzer, verdict, pipeline, position, shell, maybe_pipefail=before.maybe_pipefail)
-    tail, pipestatus = (None, None) if end + 1 == len(statements) else _tail(analyzer, statements, end, shell)
+    start = index
+    if index > 0 and statements[index - 1].op in ("&&", "||"):
+        start = _list_before(analyzer, verdict, statements, index, env)
+    passed_only = False
+    saved = None
+    if index < end:
+        passed_only, saved = _list_after(analyzer, verdict, statements, index, end, shell, env)
+    elif shell == "bash" and before.errexit and start == index and pipeline.negation is None \
+            and statements[end].op != "&" and end + 1 < len(statements):
+        passed_only = True  # `set -e`: a failing check ends the script with its own status
+        verdict.keep(reason("errexit", _rest(statements, end), piece=excerpt(analyzer.text, _rest(statements, end))))
+    following = end + 1
+    if statements[end].op == "&" or waited:
+        following = _background(analyzer, verdict, statements, end, waited=waited)
+    tail = None
+    if following < len(statements):
+        tail = _after(analyzer, statements, following, shell, env, passed_only=passed_only, saved=saved)
+    own = index == end and following == end + 1  # `${PIPESTATUS[N]}` then reads this pipeline
+    if tail is not None and tail.pipestatus is not None and tail.pipestatus != position and not (
+            own and tail.pipestatus == len(pipeline.commands) - 1 and not before.pipefail):
+        verdict.mask(reason("post-check-command", tail.reason.span, "pipestatus",
+                            piece=excerpt(analyzer.text, tail.reason.span)))
     if position + 1 < len(pipeline.commands):
-        exact = tail is not None and pipestatus == position and index == end
+        exact = tail is not None and tail.pipestatus == position and own
         tail = _piped_out(analyzer, verdict, pipeline, position, shell, tail=tail, exact=exact,
                           pipefail=before.pipefail)
-    if index > 0 and statements[index - 1].op in ("&&", "||"):
-        _list_before(analyzer, verdict, statements, index)
-    if index < end:
-        _list_after(analyzer, verdict, statements, index, end, shell)
-    if statements[end].op == "&":
-        verdict.mask(reason("background", statements[end].op_span, "operator"))
     if tail is not None:
-        if tail.level == "masks":
+        if tail.reason.level == "masks":
             # Under `set -e` a failing check ends the script there: what follows ran only after a pass.
-            verdict.mask(tail, chain=_errexit_ends(before, pipeline, index == end, position, shell))
+            verdict.mask(tail.reason, chain=_errexit_ends(before, pipeline, index == end == start, position, shell))
         else:
-            verdict.keep(tail)
+            verdict.keep(tail.reason)
     if before.risk is not None:
         verdict.mask(before.risk)
+    if before.fail_first is not None and verdict.source == "check":
+        verdict.note(before.fail_first)
     return verdict
+
+
+def _rest(statements: tuple[Statement, ...], end: int) -> Span:
+    operator = statements[end].op_span
+    return Span(operator.start if operator else statements[end + 1].pipeline.span.start,
+                statements[-1].pipeline.span.end)
+
+
+def _after(analyzer: Analyzer, statements: tuple[Statement, ...], following: int, shell: Shell,
+           env: ShellState, *, passed_only: bool, saved: str | None) -> Tail:
+    if shell == "pwsh":
+        return _pwsh_tail(analyzer.text, statements, following)
+    leave = ("exit", "return") if env.positional is not None else ("exit",)
+    return judge_tail(analyzer.text, statements, following, passed_only=passed_only, state=env, leave=leave,
+                      saved=saved)
+
+
+def _background(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statement, ...], end: int, *,
+                waited: bool) -> int:
+    """`&` (or `coproc`): masks, unless a `wait` for the job follows; the index the tail starts at."""
+    if not waited:
+        verdict.mask(reason("background", statements[end].op_span, "operator"))
+        return end + 1
+    wait = statements[end + 1].pipeline.span
+    verdict.keep(reason("waited", wait, piece=excerpt(analyzer.text, wait)))
+    return end + 2
 
 
 def _errexit_ends(before: Before, pipeline: Pipeline, last_of_list: bool, position: int, shell: Shell) -> bool:
     """Whether ``set -e`` ends the script when the check fails, so nothing after it runs: the check
     decides its pipeline's status (the last command, or any with pipefail), the pipeline is not
-    negated, and it is the last of its ``&&``/``||`` list (bash ignores a failure earlier in one)."""
+    negated, and it is alone in its ``&&``/``||`` list (bash ignores a failure earlier in one, so
+    `set -e; cd missing && check; echo done` exits 0 without running the check)."""
     return before.errexit and shell == "bash" and last_of_list and pipeline.negation is None \
         and (position + 1 == len(pipeline.commands) or before.pipefail)
 
@@ -118,18 +175,22 @@ def _piped_into(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, positi
 
 
 def _piped_out(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, position: int, shell: Shell, *,
-               tail: Reason | None, exact: bool, pipefail: bool) -> Reason | None:
-    """Pipes from the check to consumers; returns the tail reason, reworded when the script
-    leaves with the check's own status whatever the pipe does."""
+               tail: Tail | None, exact: bool, pipefail: bool) -> Tail | None:
+    """Pipes from the check to consumers; returns the tail, reworded when the script leaves with
+    the check's own status whatever the pipe does."""
     text = analyzer.text
     consumers = pipeline.commands[position + 1 :]
     verdicts = [analyzer.consumer(consumer, shell) for consumer in consumers]
-    if tail is not None and (exact or (shell == "pwsh" and tail.code == "exit-propagation"
+    pipe_span = Span(pipeline.pipes[position].start, pipeline.span.end)
+    if shell == "bash" and (pipefail or exact) and "early-close" in verdicts and "deciding" not in verdicts:
+        verdict.note(reason("sigpipe", pipe_span, piece=excerpt(text, pipe_span)))
+    if tail is not None and (exact or (shell == "pwsh" and tail.reason.code == "exit-propagation"
                                        and all(v == "cmdlet" for v in verdicts))):
         # `check | tee log; exit ${PIPESTATUS[0]}`, or PowerShell `check | Select-Object; exit
         # $LASTEXITCODE` (cmdlets never set it): the script leaves with the check's own status.
-        return reason("exit-propagation", tail.span, "pipe", piece=excerpt(text, tail.span))
-    pipe_span = Span(pipeline.pipes[position].start, pipeline.span.end)
+        if tail.reason.code == "saved-status":
+            return tail
+        return Tail(reason("exit-propagation", tail.reason.span, "pipe", piece=excerpt(text, tail.reason.span)))
     if "deciding" in verdicts:
         number = verdicts.index("deciding")
         deciding = Span(pipeline.pipes[position + number].start, consumers[number].span.end)
@@ -149,8 +210,9 @@ def _piped_out(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, positio
     return tail
 
 
-def _list_before(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statement, ...], index: int) -> None:
-    """The statements before the check in its own ``&&``/``||`` list."""
+def _list_before(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statement, ...], index: int,
+                 env: ShellState) -> int:
+    """The statements before the check in its own ``&&``/``||`` list; returns where the list starts."""
     start = index
     while start > 0 and statements[start - 1].op in ("&&", "||"):
         start -= 1
@@ -161,32 +223,86 @@ def _list_before(analyzer: Analyzer, verdict: Verdict, statements: tuple[Stateme
             verdict.mask(reason("or-chain", left, "left", piece=excerpt(analyzer.text, left)))
         elif statement.op == "&&":
             verdict.keep(reason("and-before", left, piece=excerpt(analyzer.text, left)))
+            commands = statement.pipeline.commands
+            if len(commands) != 1 or not always_succeeds(commands[0], env):
+                verdict.unattributed = True  # `cd missing && check`: the status is `cd`'s
+    return start
 
 
 def _list_after(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statement, ...], index: int, end: int,
-                shell: Shell) -> None:
-    """The statements after the check in its own ``&&``/``||`` list."""
+                shell: Shell, env: ShellState) -> tuple[bool, str | None]:
+    """The statements after the check in its own ``&&``/``||`` list. Returns whether a failing
+    check then ends the script with its own status (``|| exit``: what follows runs only after a
+    pass), and the variable the list saves the status in (``rc=0; check || rc=$?``)."""
     statement = statements[index]
     after = Span(statement.op_span.start if statement.op_span else statement.pipeline.span.end,
                  statements[end].pipeline.span.end)
     piece = excerpt(analyzer.text, after)
-    if statement.op == "||" and index + 1 == end and exits_with_status(statements[end], shell):
-        verdict.keep(reason("failure-exit", after, piece=piece))
-    elif statement.op == "||":
+    if statement.op == "||" and index + 1 == end:
+        if _failure_exit(analyzer, statements[end], shell, env):
+            verdict.keep(reason("failure-exit", after, piece=piece))
+            return True, None
+        saved = _saved_on_failure(statements, end, env) if shell == "bash" else None
+        if saved is not None:
+            verdict.keep(reason("saved-status", after, piece=piece))
+            return False, saved
+    if statement.op == "||":
         verdict.mask(reason("or-chain", after, "right", piece=piece))
+    elif shell == "bash" and _succeed(statements, index, end, env):
+        verdict.keep(reason("always-succeeds", after, piece=piece))
+        if any(statements[later].pipeline.commands[0].words[0].value == "popd" for later in range(index + 1, end + 1)):
+            verdict.unattributed = True  # `popd` fails when the `pushd` before did: a failure may be its own
     else:
         # `check && next`: the rest runs only when the check passed, so a zero status of the list
         # proves it passed (unless an `||` later in the list can produce one without it).
         all_and = all(statements[number].op == "&&" for number in range(index, end))
         verdict.mask(reason("post-check-command", after, piece=piece), chain=all_and)
+    return False, None
 
 
-def _tail(analyzer: Analyzer, statements: tuple[Statement, ...], end: int,
-          shell: Shell) -> tuple[Reason | None, int | None]:
-    """The verdict on what runs after the check's list, and the index ``N`` of an
-    ``exit ${PIPESTATUS[N]}`` that ends the script right after it."""
-    text = analyzer.text
-    index = end + 1
+def _saved_on_failure(statements: tuple[Statement, ...], end: int, env: ShellState) -> str | None:
+    """``rc=0; check || rc=$?`` followed by more lines: ``rc`` holds the check's status."""
+    commands = statements[end].pipeline.commands
+    found = saved_form(commands[0]) if len(commands) == 1 and statements[end].op in (";", "\n") else None
+    if found is None or found[1].kind != "last" or found[0] not in env.zeroed or end + 1 >= len(statements):
+        return None
+    return found[0]
+
+
+def _succeed(statements: tuple[Statement, ...], index: int, end: int, env: ShellState) -> bool:
+    """``check && true && echo ok``: every later statement of the list follows ``&&`` and succeeds."""
+    for later in range(index + 1, end + 1):
+        commands = statements[later].pipeline.commands
+        if statements[later - 1].op != "&&" or len(commands) != 1 or statements[later].pipeline.negation \
+                or not always_succeeds(commands[0], env):
+            return False
+    return statements[end].op != "&"
+
+
+def _failure_exit(analyzer: Analyzer, statement: Statement, shell: Shell, env: ShellState) -> bool:
+    """``|| exit``, ``|| exit $?`` or ``|| { rc=$?; …; exit $rc; }``: leaves with the failing status."""
+    commands = statement.pipeline.commands
+    if len(commands) != 1 or statement.pipeline.negation is not None:
+        return False
+    command = commands[0]
+    if shell == "pwsh":
+        return _pwsh_exit(command)
+    form = exit_form(command, state=env)
+    if form is not None:
+        return form.kind == "last" and not env.redefines("exit")
+    if command.kind != "group" or command.body is None or not command.body.statements:
+        return False
+    return hand_on(analyzer.text, command.body.statements, 0, state=env).reason.level == "keeps"
+
+
+def _pwsh_exit(command: Command) -> bool:
+    if command.kind != "simple" or not command.words or (command.words[0].value or "").lower() != "exit":
+        return False
+    return len(command.words) == 2 and command.words[1].text.lower() == "$lastexitcode"
+
+
+def _pwsh_tail(text: str, statements: tuple[Statement, ...], index: int) -> Tail:
+    """PowerShell: ``exit $LASTEXITCODE`` leaves with the check's code; quoted literals only print."""
     kept: Reason | None = None
     while index < len(statements):
         statement = statements[index]
@@ -195,34 +311,18 @@ def _tail(analyzer: Analyzer, statements: tuple[Statement, ...], end: int,
                     statement.pipeline.span.end)
         commands = statement.pipeline.commands
         single = len(commands) == 1 and statement.pipeline.negation is None
-        if single and statement.op in (None, ";", "\n"):
-            pipestatus = pipestatus_exit(commands[0]) if shell == "bash" and index == end + 1 else None
-            if exit_propagates(commands[0], shell) or pipestatus is not None:
-                return reason("exit-propagation", span, piece=excerpt(text, span)), pipestatus
-        if single and shell == "pwsh" and commands[0].kind == "expression" and commands[0].literal:
+        if single and statement.op in (None, ";", "\n") and _pwsh_exit(commands[0]):
+            return Tail(reason("exit-propagation", span, piece=excerpt(text, span)))
+        if single and commands[0].kind == "expression" and commands[0].literal:
             kept = reason("report-tail", span, piece=excerpt(text, span))
             index += 1
             continue
-        return _tail_reason(text, span, commands[0] if single else None), None
-    return kept, None
+        return Tail(_tail_reason(text, span, commands[0] if single else None))
+    assert kept is not None
+    return Tail(kept)
 
 
-def _tail_reason(text: str, span: Span, command: Command | None) -> Reason:
-    piece = excerpt(text, span)
-    if command is not None and command.kind == "simple":
-        if not command.words and command.redirects:
-            return reason("standalone-redirect", span, piece=piece)
-        head = (command.words[0].value or "").lower() if command.words else ""
-        if head in ("true", ":"):
-            return reason("true-tail", span, piece=piece)
-        if head in ("echo", "printf", "write-output", "write-host"):
-            return reason("echo-tail", span, piece=piece)
-    if command is not None and command.kind == "expression":
-        return reason("expression-tail", span, piece=piece)
-    return reason("post-check-command", span, piece=piece)
-
-
-def consumer_of(analyzer: Analyzer, command: Command, shell: Shell) -> Consumer:
+def consumer_of(analyzer: Analyzer, command: Command, shell: Shell, env: ShellState | None = None) -> Consumer:
     """What ``command``, after a pipe, does to the pipeline's status."""
     if command.kind != "simple" or command.opaque or not command.words:
         return "deciding"
@@ -232,6 +332,10 @@ def consumer_of(analyzer: Analyzer, command: Command, shell: Shell) -> Consumer:
     name = program_name(argv[0].value)
     if shell == "pwsh" and (name in _CMDLET_PASS_THROUGH or name.startswith(("out-", "format-"))):
         return "cmdlet"
+    if env is not None and env.redefines(argv[0].value):
+        return "deciding"
+    if name in EARLY_CLOSE:
+        return "early-close"
     if name in PASS_THROUGH:
         return "pass-through"
     return "deciding"

@@ -57,6 +57,20 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
                          "`{piece}` leaves with the check's own failing status"),
     "pipefail": _one("keeps", "`pipefail` is on, so pass-through consumers cannot hide a failure",
                      "`pipefail` is on: the pipeline fails when the check fails"),
+    "always-succeeds": _one("keeps", "what runs after the check runs only when it passed, and always succeeds",
+                            "`{piece}` runs only after the check passed and always succeeds: the status stays the "
+                            "check's"),
+    "saved-status": _one("keeps", "the check's status is saved in a variable and the script leaves with it",
+                         "`{piece}` saves the check's status and leaves with it; nothing in between can change it"),
+    "errexit": _one("keeps", "`set -e` is on, so a failing check ends the script with its own status",
+                    "`set -e` is on: a failing check ends the script with its own status, and `{piece}` runs only "
+                    "after a pass"),
+    "waited": _one("keeps", "the check runs in the background and `wait` returns its status",
+                   "`{piece}` waits for the check and returns its status"),
+    "function-call": _one("keeps", "a function defined earlier runs the check and returns its status",
+                          "`{piece}` calls a function whose body runs the check here"),
+    "single-path": _one("keeps", "a compound statement that surely runs the check once, as its last command",
+                        "{where} runs the check exactly once, as its last command: its status is the check's"),
     # A residual risk the policy accepts or refuses.
     "reporting-pipe": ReasonInfo("residual", "one pipe from the check to a pass-through consumer, whose status "
                                  "is reported", {
@@ -65,8 +79,10 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "cmdlet": "`{piece}` passes the output through a cmdlet, which does not set the exit status",
     }),
     # Masked: something else decides the status, or may.
-    "post-check-command": _one("masks", "a command runs after the check and its status is reported",
-                               "`{piece}` runs after the check; the status reported is the last command's"),
+    "post-check-command": ReasonInfo("masks", "a command runs after the check and its status is reported", {
+        "": "`{piece}` runs after the check; the status reported is the last command's",
+        "pipestatus": "`{piece}` leaves with the status of another command of the check's pipeline",
+    }),
     "echo-tail": _one("masks", "an `echo`/`printf`/`Write-Output` after the check succeeds and hides its status",
                       "`{piece}` runs after the check and succeeds, hiding its status"),
     "true-tail": _one("masks", "`true` or `:` after the check always succeeds",
@@ -84,6 +100,7 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
     "background": ReasonInfo("masks", "the check runs in the background, so its status never comes back", {
         "operator": "`&` runs the check in the background; the shell reports 0 at once",
         "wrapper": "the wrapper detaches the check; its status never comes back",
+        "coproc": "`coproc` runs the check in the background; the shell reports 0 at once",
     }),
     "negated": _one("masks", "`!` inverts the check's status", "`!` inverts the check's status"),
     "inside-substitution": _one("masks", "the check runs inside a substitution or script block",
@@ -97,16 +114,41 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
                               "status", "with pipefail on, a failure of `{piece}` becomes the pipeline's status"),
     "extra-pipes": _one("masks", "two or more pipes after the check (without pipefail)",
                         "the check's output passes through more than one pipe; the status is the last consumer's"),
-    "early-exit": ReasonInfo("masks", "something before the check can end the script first", {
+    "early-exit": ReasonInfo("masks", "something before the check can end the script first, or runs code that "
+                             "cannot be read", {
         "exit": "`{piece}` can end the script before the check runs",
         "exec": "`{piece}` replaces the shell before the check runs",
         "source": "`{piece}` runs code that cannot be read here, in this shell",
         "dash": "`{piece}`: a POSIX `sh` (dash) has no pipefail and exits here",
+        "dynamic": "`{piece}` runs a command whose name is known only at run time (it can be `exit`, or anything)",
+        "noexec": "`{piece}` turns on `noexec`: the commands after it are read, never run",
+        "onecmd": "`{piece}` makes the shell exit after the next command",
+        "kill": "`{piece}` can signal this shell and end it",
+        "environment": "`{piece}` changes what a shell runs when it starts (`BASH_ENV`, `ENV`, `SHELLOPTS`, "
+                       "`BASHOPTS`, exported functions)",
+        "startup": "`{piece}` starts a shell that reads a startup file (`~/.bashrc`, a profile, `~/.zshenv`) this "
+                   "command line may have written, or expands aliases",
+        "calls": "`{piece}` calls functions more deeply or more often than the analysis follows",
     }),
-    "exit-trap": _one("masks", "a trap whose action can exit replaces the final status",
-                      "`{piece}`: a trap that exits can replace the final status"),
-    "shadowed": _one("masks", "the check's program, or a wrapper in front of it, is redefined before it runs",
-                     "`{piece}` is redefined (a function, an alias or `hash -p`) before this line"),
+    "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",
+                     "`{piece}` runs earlier in this command line too: a pass here hides a failure there, as a retry "
+                     "does"),
+    "exit-trap": ReasonInfo("masks", "a trap whose action is not plainly harmless can change the final status", {
+        "": "`{piece}`: a trap whose action is not plainly harmless can exit, redefine or skip commands",
+        "extdebug": "`{piece}`: with `extdebug` on, a DEBUG trap that fails skips the command it runs before",
+        "redefined": "`{piece}` redefines a command that a trap set earlier runs",
+    }),
+    "shadowed": _one("masks", "a command the verdict relies on (the check's program, a wrapper, a shell builtin) "
+                     "is redefined before it runs",
+                     "`{piece}` is redefined (a function, an alias, `hash -p` or `enable`) before this line"),
+    "stdin-script": ReasonInfo("masks", "a shell reads its script from standard input, and something can change "
+                               "what it reads", {
+        "expanded": "`{piece}`: the delimiter is unquoted, so this shell expands `$…` and backquotes in the "
+                    "here-document before the inner shell reads it",
+        "replaced": "`{piece}` replaces the standard input the script was to be read from",
+        "consumed": "`{piece}` may read the rest of the script from standard input, so the commands after it may "
+                    "never run",
+    }),
     "cmd-syntax": _one("masks", "a `cmd /c` string uses cmd.exe syntax, which is not analysed",
                        "cmd.exe syntax (`^`, `%`, parentheses) is not analysed"),
     "parse-error": ReasonInfo("masks", "the command, or a command string in it, does not parse cleanly", {
@@ -122,6 +164,15 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
     "strict-policy": _one("masks", "policy `strict` refuses a reporting pipe outside PowerShell cmdlets",
                           "policy `strict` refuses a reporting pipe outside PowerShell cmdlets"),
     # Notes: identity and context, no bearing on the exit source.
+    "may-not-run": ReasonInfo("note", "something can keep the check from running; a non-zero status may then be "
+                              "its own, not the check's", {
+        "exit": "`{piece}` can end the script failing before the check runs: a non-zero status may be its own",
+        "errexit": "`{piece}` can fail before the check runs, and `set -e` then ends the script with its status",
+        "else": "`{piece}` runs instead of the check when the condition fails: a non-zero status may be its own",
+    }),
+    "sigpipe": _one("note", "a consumer that may stop reading early can kill a passing check with SIGPIPE",
+                    "`{piece}` may stop reading before the check finishes; the check then dies of SIGPIPE (status "
+                    "141) even when it passes, so a failure is not surely the check's"),
     "directory": _one("note", "where the check runs, part of its identity",
                       "runs in `{directory}` (part of the check's identity)"),
     "mention-only": _one("note", "a check's name appears only inside an argument or a string",

@@ -96,8 +96,9 @@ class Check(NamedTuple):
     failure_eligible: bool
     """Whether a non-zero exit status of this command line proves this check failed: when the
     status is its own, or one pass-through pipe's (a host running with pipefail reports the
-    check's failure through it; SIGPIPE's 141 is the pipe's, not the check's). A masked check's
-    exit proves nothing either way; its output still can."""
+    check's failure through it; SIGPIPE's 141 is the pipe's, not the check's), nothing else can
+    fail in its place (``cd missing && check`` reports ``cd``'s failure), and no other check ran
+    before it in its chain. A masked check's exit proves nothing either way; its output still can."""
     mutates_after: bool
     """Something that may change the workspace runs after the check in the same command line
     (``pytest && sed -i …``): its pass no longer describes the code."""
@@ -105,6 +106,10 @@ class Check(NamedTuple):
     """The ``&&`` list (or ``set -e`` script) the check's failure would end, numbered within the
     command line: of the checks sharing one, a failing run failed at most one — the first whose
     output shows a failure — and the later ones never ran."""
+    failure_attributable: bool = False
+    """Whether a non-zero exit status from this command line is exactly this check's own: it is
+    :attr:`failure_eligible` and the exit source is ``check`` (no pipe in between;
+    ``set -o pipefail; check | head`` can report SIGPIPE for a pass)."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary."""
@@ -112,6 +117,7 @@ class Check(NamedTuple):
             "validation": self.validation.to_dict(),
             "exit_source": self.exit_source,
             "witness_eligible": self.witness_eligible,
+            "failure_attributable": self.failure_attributable,
             "reasons": [reason.to_dict() for reason in self.reasons],
             "failure_eligible": self.failure_eligible,
             "mutates_after": self.mutates_after,
@@ -148,6 +154,9 @@ class Analysis(NamedTuple):
     expected_negative: bool
     """The command is a lone probe whose exit status 1 means "no" rather than failure
     (``grep``, ``rg``, ``git diff --quiet``, ``test``/``[ ]``)."""
+    failure_attributable: bool = False
+    """Whether a non-zero exit status proves ``validation`` failed (see
+    :attr:`Check.failure_attributable`); ``False`` without a validation."""
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (what ``witness check --json`` prints)."""
@@ -163,4 +172,5 @@ class Analysis(NamedTuple):
             "parse_error": self.parse_error,
             "checks": [check.to_dict() for check in self.checks],
             "expected_negative": self.expected_negative,
+            "failure_attributable": self.failure_attributable,
         }

@@ -13,8 +13,10 @@ import binascii
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
+from ._builtins import BASH_BUILTINS
 from ._model import Span, Word
 from ._quoting import bash_unquote, pwsh_unquote
+from ._shells import PLAIN, ShellOptions, invocation
 
 
 class Wrapper(NamedTuple):
@@ -159,7 +161,8 @@ PWSH_PROGRAMS = frozenset({"pwsh", "powershell", "pwsh-preview"})
 """PowerShell executables that run a ``-Command`` string."""
 _new = tuple.__new__
 _STRING_RUNNERS = frozenset({"cmd", "eval", "iex", "invoke-expression"})
-_MAY_WRAP = frozenset(_BY_NAME) | SHELL_PROGRAMS | PWSH_PROGRAMS | _STRING_RUNNERS | {"coverage"}
+_SAME_SHELL = frozenset({"builtin", "coproc", "time"})
+_MAY_WRAP = frozenset(_BY_NAME) | SHELL_PROGRAMS | PWSH_PROGRAMS | _STRING_RUNNERS | {"coverage", "coproc"}
 _PYTHON_OPTIONS_WITH_VALUE = ("-W", "-X", "--check-hash-based-pycs")
 
 
@@ -172,10 +175,13 @@ class Nested(NamedTuple):
     """Outer offset of each character of ``text`` (plus one for its end)."""
     shell: Literal["bash", "pwsh", "cmd"]
     """How to read it."""
-    pipefail: bool
-    """``bash -o pipefail -c``: the shell starts with pipefail on."""
     via: Word
     """The wrapper word that hands the string over (for reasons)."""
+    options: ShellOptions = PLAIN
+    """The options a POSIX shell starts with (``bash -e -o pipefail -c``)."""
+    stdin: bool = False
+    """The shell reads its script from standard input (``bash <<'EOF'``, ``bash -s``): ``text`` is
+    empty, and the caller finds the script in the command's redirects."""
 
 
 class Unwrapped(NamedTuple):
@@ -282,6 +288,10 @@ def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrappe
                            directories=tuple(directories))
         if name in SHELL_PROGRAMS or name in PWSH_PROGRAMS or name == "cmd" or name == "eval":
             return _shell(argv, name, shell, tuple(wrappers), tuple(directories))
+        special = _same_shell(argv, name, first=not wrappers) if name in _SAME_SHELL else None
+        if special is not None:
+            return special._replace(wrappers=(*wrappers, *special.wrappers),
+                                    directories=(*directories, *special.directories))
         if name == "coverage" and len(argv) > 1 and argv[1].value == "run":
             rest = _skip_options(argv[2:], ("--rcfile", "--source", "--omit", "--include", "--concurrency",
                                             "--data-file", "--context", "--debug"))
@@ -308,6 +318,23 @@ def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrappe
                                       background=outcome.span)
         argv = applied.rest
     return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories))
+
+
+def _same_shell(argv: list[Word], name: str, *, first: bool) -> Unwrapped | None:
+    """``builtin NAME``, ``coproc CMD`` and the ``time`` keyword, whose grammar is the shell's own;
+    ``None`` for every other word."""
+    head = argv[0]
+    if name == "builtin" and len(argv) > 1 and argv[1].value is not None and argv[1].value not in BASH_BUILTINS:
+        return _problem((head,), (), f"`builtin {argv[1].value}` runs only shell builtins, and this is none")
+    if not first or head.text != name:
+        return None  # a quoted or path-qualified word is a program, not a keyword
+    if name == "coproc" and len(argv) > 1:
+        inner = unwrap(tuple(argv[1:]), "bash")
+        return inner._replace(wrappers=(head, *inner.wrappers), background=head.span)
+    if name == "time" and len(argv) > 1 and (argv[1].value or "-").startswith("-") \
+            and argv[1].value not in ("-p", "--"):
+        return _problem((head,), (), f"bash's `time` keyword takes only `-p`; `{argv[1].text}` runs as the command")
+    return None
 
 
 def _skip_options(words: list[Word], value_options: tuple[str, ...]) -> list[Word]:
@@ -424,13 +451,13 @@ def _after_subcommand(wrapper: Wrapper, argv: list[Word]) -> int:
     return -1
 
 
-def _nested_from(word: Word, outer: str, via: Word, pipefail: bool = False) -> Unwrapped:
+def _nested_from(word: Word, outer: str, via: Word, options: ShellOptions = PLAIN) -> Unwrapped:
     """A command string written as one word in the ``outer`` dialect, run by a POSIX shell."""
     unquoted = (pwsh_unquote if outer == "pwsh" else bash_unquote)(word.text, word.span.start)
     if unquoted is None:
         return _problem((), (), f"the command string {word.text} expands at run time")
     text, positions = unquoted
-    return _runs_string((), (), Nested(text, positions, "bash", pipefail, via))
+    return _runs_string((), (), Nested(text, positions, "bash", via, options))
 
 
 def _shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
@@ -461,47 +488,26 @@ def _cmd(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word, ...],
 
 def _posix_shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
                  directories: tuple[Word, ...]) -> Unwrapped:
-    """``bash [options] -c STRING``, ``bash script.sh``, ``busybox sh …``."""
+    """``bash [options] -c STRING``, ``bash -s`` or ``bash <<'EOF'``, ``bash script.sh``, ``busybox sh …``."""
     index = 1
-    command_mode = False
-    pipefail = False
     if name == "busybox":
         if len(argv) < 2 or argv[1].value not in ("sh", "ash"):
             return Unwrapped(tuple(argv), wrappers[:-1], directories)
         index = 2
-    while index < len(argv):
-        value = argv[index].value
-        if value is None:
-            return _problem(wrappers, directories, f"the shell option {argv[index].text} expands at run time")
-        if value == "--" or value == "-":
-            index += 1
-            break
-        if value in ("--rcfile", "--init-file"):
-            index += 2
-            continue
-        if value.startswith("--"):
-            index += 1
-            continue
-        if value[:1] in "-+" and len(value) > 1:
-            letters = value[1:]
-            index += 1
-            for letter in letters:
-                if letter == "c":
-                    command_mode = True
-                elif letter in "oO":
-                    option = argv[index].value if index < len(argv) else None
-                    if option == "pipefail":
-                        pipefail = value[0] == "-"
-                    index += 1
-            continue
-        break
-    if command_mode:
-        if index >= len(argv):
+    shell = invocation(argv, index, bash=name == "bash")
+    if shell.problem is not None:
+        return _problem(wrappers, directories, shell.problem)
+    if shell.runs_nothing:
+        return Unwrapped((), wrappers, directories, inert=argv[0].span)
+    if shell.command:
+        if shell.operand >= len(argv):
             return _problem(wrappers, directories, "`-c` has no command string")
-        nested = _nested_from(argv[index], outer, argv[0], pipefail)
+        nested = _nested_from(argv[shell.operand], outer, argv[0], shell.options)
         return nested._replace(wrappers=wrappers, directories=directories)
+    if shell.stdin or shell.operand >= len(argv):
+        return _runs_string(wrappers, directories, Nested("", [], "bash", argv[0], shell.options, stdin=True))
     # `bash script.sh args`: the script is the program
-    return Unwrapped(tuple(argv[index:]), wrappers, directories)
+    return Unwrapped(tuple(argv[shell.operand :]), wrappers, directories)
 
 
 def _pwsh_command(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word, ...],
@@ -548,7 +554,7 @@ def _encoded(word: Word, head: Word, wrappers: tuple[Word, ...], directories: tu
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return _problem(wrappers, directories, "the encoded command is not valid base64 UTF-16")
     positions = [word.span.start] * len(decoded) + [word.span.end]
-    return _runs_string(wrappers, directories, Nested(decoded, positions, "pwsh", False, head))
+    return _runs_string(wrappers, directories, Nested(decoded, positions, "pwsh", head))
 
 
 def _joined(words: list[Word], via: Word, *, reads: Literal["bash", "pwsh", "cmd"], outer: str,
@@ -571,4 +577,4 @@ def _joined(words: list[Word], via: Word, *, reads: Literal["bash", "pwsh", "cmd
         parts.append(string)
         positions.extend(places[:-1])
     positions.append(words[-1].span.end)
-    return _runs_string(wrappers, directories, Nested("".join(parts), positions, reads, False, via))
+    return _runs_string(wrappers, directories, Nested("".join(parts), positions, reads, via))

@@ -38,7 +38,7 @@ The strategies:
 :func:`reporting_commands`
     exactly one pipe to ``tee``, ``tail``, ``head`` or ``cat``, without ``pipefail``;
 :func:`masked_commands`
-    shapes that hide the check's status: ``; true``, ``; echo done``, ``&& echo ok``,
+    shapes that hide the check's status: ``; true``, ``; echo done``, ``&& echo ok > done.txt``,
     ``|| true``, ``|| exit 1``, ``&``, ``!``, ``$(…)``, ``if …; then …; fi``, ``| grep x``,
     ``| true``, two pipes, ``; > out.txt``, ``exit 0;`` or ``[ -f nope ] || exit 0;`` before,
     ``set -o pipefail; producer | check``;
@@ -66,21 +66,30 @@ from typing import Literal, NamedTuple, get_args
 
 from hypothesis import strategies as st
 
+from ._adversarial import FALSE_WITNESS, HONEST, NOT_RUN, RESIDUAL, bare, fill, templates
 from ._vocabulary import CheckKind
 
 __all__ = [
     "EXPECTATIONS",
+    "FALSE_WITNESS_SHAPES",
+    "HONEST_SHAPES",
+    "RESIDUAL_SHAPES",
+    "UNATTRIBUTED_SHAPES",
     "Expectation",
     "Sample",
     "attributed_commands",
     "checks",
     "commands",
+    "false_witness_commands",
+    "honest_commands",
     "masked_commands",
     "reporting_commands",
+    "residual_commands",
+    "unattributed_commands",
     "wrapped_checks",
 ]
 
-Expectation = Literal["witness", "reporting-pipe", "masked"]
+Expectation = Literal["witness", "reporting-pipe", "masked", "not-validation"]
 """What the rule book says a sample's exit status is (see :attr:`Sample.expect`)."""
 EXPECTATIONS: tuple[Expectation, ...] = get_args(Expectation)
 """The values of :attr:`Sample.expect`."""
@@ -96,7 +105,11 @@ class Sample(NamedTuple):
     kind: CheckKind
     """The check's kind: ``test``, ``typecheck``, ``lint`` or ``build``."""
     expect: Expectation
-    """``witness``, ``reporting-pipe`` or ``masked`` (see :data:`EXPECTATIONS`)."""
+    """``witness``, ``reporting-pipe``, ``masked`` or ``not-validation`` (the check is not run as a
+    command at all: ``bash -n -c 'pytest'``); see :data:`EXPECTATIONS`."""
+    shape: str = ""
+    """The exit-attribution class a sample of :func:`false_witness_commands`,
+    :func:`honest_commands`, :func:`unattributed_commands` or :func:`residual_commands` belongs to."""
 
 
 class _Check(NamedTuple):
@@ -289,7 +302,8 @@ def _before(draw: st.DrawFn, moves: int, conditional: bool = True, errexit: bool
     """A statement before the check that keeps its status; it may move one directory down.
 
     Without ``conditional`` it never ends with ``&&``: a ``set -o pipefail`` after ``&&`` may
-    not run, so it would not surely be on for a later statement.
+    not run, so it would not surely be on for a later statement. Without ``errexit`` it is never
+    ``set -e``, under which a failing check ends the script and a tail after it no longer masks.
     """
     moves_pool = _MOVES if conditional else tuple(m for m in _MOVES if not m.endswith("&& "))
     before_pool = tuple(b for b in _BEFORE if (conditional or not b.endswith("&& ")) and (errexit or "-e" not in b))
@@ -338,7 +352,7 @@ def attributed_commands() -> st.SearchStrategy[Sample]:
 
 
 @st.composite
-def _layers(draw: st.DrawFn, command: str, moves: int, errexit: bool = True) -> str:
+def _layers(draw: st.DrawFn, command: str, moves: int, errexit: bool = False) -> str:
     """Up to two layers that keep the verdict: a statement before, or a container around (without
     ``errexit``, never ``set -e``: it makes a tail run only after a pass)."""
     for layer in draw(st.lists(st.sampled_from(("before", "container")), max_size=2)):
@@ -384,7 +398,7 @@ def _masked(draw: st.DrawFn) -> Sample:
     elif mask == "or":
         command += draw(st.sampled_from((" || true", " || echo failed", " || exit 1", " || exit 0", " || :")))
     elif mask == "background":
-        command += draw(st.sampled_from((" &", "&", " & wait")))
+        command += draw(st.sampled_from((" &", "&", " & wait")))  # a bare `wait` returns 0, not the job's status
     elif mask == "negation":
         command = "! " + command
     elif mask == "substitution":
@@ -393,7 +407,7 @@ def _masked(draw: st.DrawFn) -> Sample:
         command = draw(st.sampled_from((f"if {command}; then echo ok; fi",
                                         f"if {command}; then echo pass; else echo fail; fi")))
     elif mask == "loop":
-        command = f"for i in 1; do {_terminated(command)}done"
+        command = f"for i in 1 2; do {_terminated(command)}done"  # twice: a later pass hides a failure
     elif mask == "deciding":
         consumer = draw(st.sampled_from(("grep x", "grep -v warning", "true", "wc -l", "sort", "grep -c passed")))
         command += draw(st.sampled_from(_PIPES)) + consumer
@@ -419,3 +433,56 @@ def masked_commands() -> st.SearchStrategy[Sample]:
 def commands() -> st.SearchStrategy[Sample]:
     """Any attributed, reporting or masked sample."""
     return st.one_of(attributed_commands(), reporting_commands(), masked_commands())
+
+
+FALSE_WITNESS_SHAPES: tuple[str, ...] = tuple(FALSE_WITNESS)
+"""The classes of :func:`false_witness_commands`."""
+HONEST_SHAPES: tuple[str, ...] = tuple(HONEST)
+"""The classes of :func:`honest_commands`."""
+UNATTRIBUTED_SHAPES: tuple[str, ...] = tuple(NOT_RUN)
+"""The classes of :func:`unattributed_commands`."""
+RESIDUAL_SHAPES: tuple[str, ...] = tuple(RESIDUAL)
+"""The classes of :func:`residual_commands`."""
+# Templates in which the check is never run as a command: the analysis finds no check there.
+_NO_CHECK = frozenset({"bash -n -c {q}", "bash -o noexec -c {q}", "sh -n -c {q}", "builtin {c}", "time -v {c}",
+                       "time -f %e {c}"})
+
+
+def _shaped(classes: dict[str, tuple[str, ...]], shape: str | None, expect: Expectation) -> st.SearchStrategy[Sample]:
+    return _drawn(templates(classes, shape), expect)  # `templates` refuses an unknown shape at once
+
+
+@st.composite
+def _drawn(draw: st.DrawFn, pairs: st.SearchStrategy[tuple[str, str]], expect: Expectation) -> Sample:
+    name, template = draw(pairs)
+    check = draw(_check() if name == "waited" or bare(template) else wrapped_checks())
+    command = fill(template, check.command, check.program)
+    label: Expectation = "not-validation" if template in _NO_CHECK else expect
+    return check._replace(command=command, expect=label, shape=name)
+
+
+def false_witness_commands(shape: str | None = None) -> st.SearchStrategy[Sample]:
+    """Shapes that can report 0 for a check that failed or never ran: here-documents whose text is
+    not the script a shell runs, here-document end lines bash does not accept, traps, redefinitions,
+    code that cannot be read, pipefail that does not reach, retries (``shape``: one class of
+    :data:`FALSE_WITNESS_SHAPES`). Each is ``masked``, or ``not-validation`` where the check is not
+    run as a command at all."""
+    return _shaped(FALSE_WITNESS, shape, "masked")
+
+
+def residual_commands(shape: str | None = None) -> st.SearchStrategy[Sample]:
+    """One pass-through pipe whose pipefail is switched off or does not reach: a reporting pipe."""
+    return _shaped(RESIDUAL, shape, "reporting-pipe")
+
+
+def unattributed_commands(shape: str | None = None) -> st.SearchStrategy[Sample]:
+    """Shapes whose 0 proves a pass but whose failure may be another command's (``cd missing &&
+    check``, SIGPIPE from ``| head`` under pipefail): ``witness``, with ``failure_attributable`` false."""
+    return _shaped(NOT_RUN, shape, "witness")
+
+
+def honest_commands(shape: str | None = None) -> st.SearchStrategy[Sample]:
+    """Shapes whose status provably is the check's: succeeding tails, saved and re-raised status,
+    ``set -e``, one-path compounds, ``wait``, reaching pipefail, wrapping functions, harmless traps
+    (``shape``: one class of :data:`HONEST_SHAPES`)."""
+    return _shaped(HONEST, shape, "witness")

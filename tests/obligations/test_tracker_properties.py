@@ -78,13 +78,20 @@ class Shape:
     family: str | None
     """The check's family, for failure markers."""
     eligible: bool
-    """Exit 0 of this command line proves the check passed (policy ``seed``); for every shape in
-    the table, a non-zero exit then proves it failed, and otherwise proves nothing."""
+    """Exit 0 of this command line proves the check passed (policy ``seed``); a non-zero exit then
+    proves it failed, and otherwise proves nothing — unless :attr:`fails` says otherwise."""
     mutates: bool
     """The call may change the workspace (anything not proven read-only)."""
     directory: str | None = None
     """Where the command moves before the check (``cd api &&``): the check runs in the dispatch's
     cwd joined with it, and is the same check as a run of it there."""
+    fails: bool | None = None
+    """A non-zero exit proves the check failed; ``None``: as :attr:`eligible` says. ``cd api &&
+    npm test`` exiting 1 may be ``cd``'s failure (the check never ran)."""
+
+    @property
+    def failure_eligible(self) -> bool:
+        return self.eligible if self.fails is None else self.fails
 
     def place(self, cwd: str | None) -> str | None:
         """Where the check runs when the command is dispatched in ``cwd``."""
@@ -105,7 +112,7 @@ COMMANDS: dict[str, Shape] = {
     "npm test | tail -5": Shape("npm test", "npm-script", True, False),
     "npm test; echo done": Shape("npm test", "npm-script", False, False),
     "npm test | grep passing": Shape("npm test", "npm-script", False, False),
-    "cd api && npm test": Shape("npm test", "npm-script", True, False, "api"),
+    "cd api && npm test": Shape("npm test", "npm-script", True, False, "api", fails=False),
     "cd api && npm test; echo done": Shape("npm test", "npm-script", False, False, "api"),
     "ls": Shape(None, None, False, False),
     "git status": Shape(None, None, False, False),
@@ -438,7 +445,7 @@ class Run:
             return False
         if self.shape.refuted_by(self.output):
             return True
-        return self.shape.eligible and (self.result.is_error or self.exit_code not in (0, None))
+        return self.shape.failure_eligible and (self.result.is_error or self.exit_code not in (0, None))
 
     @property
     def genuine_pass(self) -> bool:
@@ -946,6 +953,7 @@ def test_vocabulary_matches_shellparse() -> None:
         assert analysis.validation.directory == shape.directory, command
         assert analysis.validation.family == shape.family, command
         assert analysis.witness_eligible == shape.eligible, command
+        assert all(check.failure_eligible == shape.failure_eligible for check in analysis.checks), command
         for output in OUTPUTS:
             refuted = shellparse.failure_evidence(shape.family or "", output or "") is not None
             assert refuted == shape.refuted_by(output), (command, output)

@@ -201,9 +201,10 @@ def test_no_exit_code_is_never_a_pass() -> None:
 def test_a_reported_pass_refuted_by_its_output_is_another_failure() -> None:
     """`npm run check 2>&1 | tail -5` reported 0 but printed `npm error command failed`."""
     s = Session()
-    s.run("cd packages/coding-agent && npm run check 2>&1 | tail -5", 1)
-    s.run("cd packages/coding-agent && npm run check 2>&1 | tail -5", 0,
-          "> check\n> biome check && tsgo --noEmit\n\nnpm error command failed\nnpm error command sh -c biome check")
+    output = "> check\n> biome check && tsgo --noEmit\n\nnpm error command failed\nnpm error command sh -c biome check"
+    # Exit 1 alone would not do: after `cd … &&` it may be `cd`'s failure; the output proves the check's.
+    s.run("cd packages/coding-agent && npm run check 2>&1 | tail -5", 1, output)
+    s.run("cd packages/coding-agent && npm run check 2>&1 | tail -5", 0, output)
     (item,) = s.items()
     assert item.state == "open" and item.repeat_count == 2
     assert item.summary == "reported exit 0, but its output shows a failure: npm error command failed"

@@ -30,13 +30,20 @@ def test_a_masked_status_is_no_failure_of_the_check(command: str) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["pytest", "npm test 2>&1 | tail -20", "cd api && npm test", "timeout 300 cargo test", "bash -c 'pytest -q'",
+    ["pytest", "npm test 2>&1 | tail -20", "cd api; npm test", "timeout 300 cargo test", "bash -c 'pytest -q'",
      "set -o pipefail; cargo test | tee log", "pytest; exit $?"],
 )
 def test_the_checks_own_status_is_its_failure(command: str) -> None:
     """Its own status — or one pass-through pipe's, which the host's pipefail carries — proves a failure."""
     (check,) = checks(command)
     assert check.failure_eligible, command
+
+
+@pytest.mark.parametrize("command", ["cd api && npm test", "set -e; cd api; npm test", "pushd api && npm test"])
+def test_a_failure_before_the_check_is_not_its_failure(command: str) -> None:
+    """`cd api && npm test` exiting 1 may be `cd`'s failure (the tests never ran): no failure of the check."""
+    (check,) = checks(command)
+    assert not check.failure_eligible and check.witness_eligible, command
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,7 @@ def test_the_corpus_is_large_and_well_formed() -> None:
     for entry in ENTRIES:
         assert {"command", "shell", "expect", "kind", "statement", "source", "note"} <= set(entry)
         assert set(entry) <= {"command", "shell", "expect", "kind", "statement", "directory", "source", "note",
-                              "witness_eligible", "identity", "failure_eligible"}
+                              "witness_eligible", "identity", "failure_eligible", "bash"}
         assert entry["shell"] in ("bash", "pwsh") and entry["expect"] in EXPECT
         assert (entry["kind"] is None) == (entry["expect"] == "not-validation")
     groups = Counter(entry["source"].split(":")[0] for entry in ENTRIES)

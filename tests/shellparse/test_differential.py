@@ -327,6 +327,21 @@ KNOWN_DIFFERENCES: dict[str, Difference] = {
         "bashlex keeps a here-document body as plain text; bash runs `$(…)` in the body of an "
         "unquoted here-document, as shellparse reads it. (corpus)",
     ),
+    "bash <<EOF\nmake test\nexit $(echo 0)\nEOF": Difference(
+        "shellparse has ⟨substitution echo ⟩ after `bash`; bashlex has no substitution",
+        "bashlex keeps a here-document body as plain text; bash expands `$(…)` in the body of "
+        "an unquoted here-document before the inner shell reads it. (corpus)",
+    ),
+    "shopt -s expand_aliases\nBASH_ALIASES[cargo]=true\ncargo test": Difference(
+        "bashlex: BASH_ALIASES[cargo]=true (a command name); shellparse: ∅ (an assignment)",
+        "bashlex 0.18 reads an array-element assignment `name[key]=value` as a command word; "
+        "bash assigns the element, as shellparse reads it. (corpus)",
+    ),
+    "BASH_CMDS[npm]=/bin/true; npm test": Difference(
+        "bashlex: BASH_CMDS[npm]=/bin/true (a command name); shellparse: ∅ (an assignment)",
+        "bashlex 0.18 reads an array-element assignment `name[key]=value` as a command word; "
+        "bash assigns the element, as shellparse reads it. (corpus)",
+    ),
     "cat <<EOF\ncommit $(git rev-parse HEAD)\nEOF\necho done": Difference(
         "shellparse has ⟨substitution git ⟩ after `cat`; bashlex has no substitution",
         "bashlex keeps a here-document body as plain text; bash expands `$(…)` in the body of "

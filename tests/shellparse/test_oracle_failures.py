@@ -1,6 +1,6 @@
 """The real-bash oracle for failures: a non-zero status is a check's failure only if it is the check's.
 
-In the sandbox of test_oracle.py (stubs whose status the test controls, real /bin/bash), for every
+In the sandbox of oracle_sandbox.py (stubs whose status the test controls, real /bin/bash), for every
 generated shape and the hand-written ones below:
 
 (e) wherever `analyze` says a non-zero exit proves the check failed (`Check.failure_eligible`),
@@ -23,7 +23,8 @@ from hypothesis import given
 
 from shellparse import Analysis, Check, analyze
 from shellparse.strategies import Sample, commands
-from tests.shellparse.test_oracle import ORACLE, Run, base, describe, run_sample, sandbox, vet
+from tests.shellparse.oracle_sandbox import Run, sandbox, vet
+from tests.shellparse.test_oracle import ORACLE, base, describe, run_sample
 
 pytestmark = pytest.mark.slow
 __all__ = ["base"]  # the fixture, used by name
@@ -70,7 +71,7 @@ def test_f_a_masked_status_fails_when_the_check_passed(base: Path, command: str,
     check = _own(analysis)
     assert check is not None and not check.failure_eligible, analysis.reasons
     with sandbox(base, {program}, command) as box:
-        run = box.run(command, 0)
+        run = box.run(command, (0,))
     assert run.returncode != 0 and run.places, describe(command, analysis, [run])
 
 
@@ -96,10 +97,29 @@ def test_g_a_chain_exits_0_only_when_every_member_passed(base: Path, command: st
                 status = 2 if name == failing else 0
                 (box.stubs / name).write_text(f"#!/bin/sh\ncat > /dev/null 2>&1\nexit {status}\n", encoding="utf-8")
                 (box.stubs / name).chmod(0o755)
-            run = box.run(command, 0)
+            run = box.run(command, (0,))
         assert run.returncode != 0, (command, failing)
     with sandbox(base, set(), command) as box:
         for name in programs:
             (box.stubs / name).write_text("#!/bin/sh\ncat > /dev/null 2>&1\nexit 0\n", encoding="utf-8")
             (box.stubs / name).chmod(0o755)
-        assert box.run(command, 0).returncode == 0
+        assert box.run(command, (0,)).returncode == 0
+
+
+ERREXIT_IGNORED = ["set -e; cd missing && pytest; echo done", "set -e; cd missing && pytest; exit 0",
+                   "set -e\ncd missing && mypy src\npytest -q"]
+
+
+@pytest.mark.parametrize("command", ERREXIT_IGNORED)
+def test_g_set_e_ignores_a_failure_before_and_so_no_chain_forms(base: Path, command: str) -> None:
+    """(g) Under `set -e` a failing `cd` before `&&` does not end the script: bash exits 0 with the check never
+    run, so the check after it is not witnessed by a zero status (no chain through an ignored failure)."""
+    programs = {"pytest"} if "mypy" not in command else {"mypy", "pytest"}
+    assert vet(command, programs).problem is None
+    analysis = analyze(command)
+    first = analysis.checks[0]
+    assert not first.witness_eligible and not first.failure_eligible, analysis
+    with sandbox(base, programs, command) as box:
+        run = box.run(command, (0,))
+    calls = 1 if "mypy" in command else 0  # only the check after the list runs (`pytest -q`)
+    assert run.returncode == 0 and len(run.places) == calls, describe(command, analysis, [run])

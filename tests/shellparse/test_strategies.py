@@ -6,22 +6,31 @@ the analyzer to it. What real bash does with the same samples is tested in test_
 
 from __future__ import annotations
 
-from hypothesis import find, given
+from typing import Any
+
+import pytest
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
 
 from shellparse import Analysis, Script, analyze, parse
 from shellparse.strategies import (
     EXPECTATIONS,
+    FALSE_WITNESS_SHAPES,
+    HONEST_SHAPES,
     Sample,
     attributed_commands,
     checks,
     commands,
+    false_witness_commands,
+    honest_commands,
     masked_commands,
     reporting_commands,
+    residual_commands,
+    unattributed_commands,
     wrapped_checks,
 )
 
-EXIT_SOURCE = {"witness": "check", "reporting-pipe": "reporting-pipe", "masked": "masked"}
+EXIT_SOURCE = {"witness": "check", "reporting-pipe": "reporting-pipe", "masked": "masked", "not-validation": None}
 
 # Every program or builtin the strategies may put in command position, besides the check's own
 # program (`Sample.program`).
@@ -153,8 +162,8 @@ def test_program_is_a_word_of_the_command(sample: Sample) -> None:
 
 
 def test_commands_draw_every_expectation() -> None:
-    """`commands()` reaches all three labels."""
-    for expect in EXPECTATIONS:
+    """`commands()` reaches all three labels of the rule book's shapes."""
+    for expect in ("witness", "reporting-pipe", "masked"):
 
         def labelled(sample: Sample, expect: str = expect) -> bool:
             return sample.expect == expect
@@ -162,9 +171,74 @@ def test_commands_draw_every_expectation() -> None:
         assert find(commands(), labelled).expect == expect
 
 
-def test_strategies_are_search_strategies() -> None:
+@pytest.mark.parametrize("factory", [checks, wrapped_checks, attributed_commands, reporting_commands,
+                                     masked_commands, commands, false_witness_commands, honest_commands,
+                                     unattributed_commands, residual_commands])
+@settings(max_examples=5)
+@given(data=st.data())
+def test_strategies_are_search_strategies(factory: Any, data: st.DataObject) -> None:
     """Every public strategy function returns a Hypothesis strategy whose examples are samples."""
-    for factory in (checks, wrapped_checks, attributed_commands, reporting_commands, masked_commands, commands):
-        strategy = factory()
-        assert isinstance(strategy, st.SearchStrategy)
-        assert isinstance(find(strategy, lambda sample: True), Sample)
+    strategy = factory()
+    assert isinstance(strategy, st.SearchStrategy)
+    assert isinstance(data.draw(strategy), Sample)
+
+
+ATTRIBUTION_STRATEGIES = {"false-witness": false_witness_commands, "honest": honest_commands,
+                          "unattributed": unattributed_commands, "residual": residual_commands}
+# Besides VOCABULARY and the check's program: the builtins and tools the exit-attribution classes use.
+ATTRIBUTION_VOCABULARY = frozenset({
+    ".", "[[", "alias", "break", "builtin", "case", "cat", "check", "continue", "coproc", "declare", "echo", "enable",
+    "eval", "f", "false", "for", "hash", "head", "if", "kill", "mapfile", "popd", "read", "readarray", "return", "rm",
+    "run", "sh", "shopt", "sleep", "source", "t", "tail", "tee", "test", "touch", "wait",
+})  # fmt: skip
+ALLOWED_PATHS = frozenset({"/dev/null", "/dev/fd/0", "/proc/self/fd/0", "/bin/true"})
+
+
+@pytest.mark.parametrize("kind", sorted(ATTRIBUTION_STRATEGIES))
+@given(data=st.data())
+def test_attribution_samples_analyse_as_labelled(kind: str, data: st.DataObject) -> None:
+    """Every sample of the exit-attribution strategies gets the exit source its label names."""
+    sample = data.draw(ATTRIBUTION_STRATEGIES[kind]())
+    assert sample.shape
+    analysis = analyze(sample.command)
+    expected = EXIT_SOURCE.get(sample.expect)
+    assert analysis.exit_source == expected, explain(sample, analysis)
+    if kind == "false-witness":
+        assert not analysis.witness_eligible and not analyze(sample.command, policy="strict").witness_eligible
+    if kind == "unattributed":
+        assert not analysis.failure_attributable, explain(sample, analysis)
+
+
+@pytest.mark.parametrize("kind", sorted(ATTRIBUTION_STRATEGIES))
+@given(data=st.data())
+def test_attribution_samples_stay_in_their_vocabulary(kind: str, data: st.DataObject) -> None:
+    """Exit-attribution samples run only known builtins and tools or the stubbed program, on relative paths."""
+    sample = data.draw(ATTRIBUTION_STRATEGIES[kind]())
+    script = parse(sample.command)
+    if sample.shape == "heredoc-end":
+        script = parse(sample.command.split("\n", 1)[0])  # bash runs the first line: the rest is body text
+    defined = {word.split("(")[0].split()[-1] for word in sample.command.split("()")[:-1]}
+    for argv in command_words(script):
+        head = argv[0]
+        if head is None:
+            continue  # the classes' run-time command names (`$x 0`) are the point of the class
+        assert head in VOCABULARY | ATTRIBUTION_VOCABULARY | defined or head == sample.program, (head, sample)
+        for value in argv:
+            if value is not None and value.startswith(("/", "~")):
+                assert value in ALLOWED_PATHS, (value, sample)
+            assert value is None or ".." not in value.split("/"), (value, sample)
+
+
+@pytest.mark.parametrize(("factory", "shape"), [(false_witness_commands, shape) for shape in FALSE_WITNESS_SHAPES]
+                         + [(honest_commands, shape) for shape in HONEST_SHAPES])
+@settings(max_examples=5)
+@given(data=st.data())
+def test_each_class_can_be_drawn_alone(factory: Any, shape: str, data: st.DataObject) -> None:
+    """`shape=` draws only that class."""
+    assert data.draw(factory(shape)).shape == shape
+
+
+def test_an_unknown_class_is_refused() -> None:
+    """A shape that is not a class of the strategy is refused at once, with the classes it has."""
+    with pytest.raises(ValueError, match="unknown shape"):
+        false_witness_commands("no-such-shape")

@@ -1,0 +1,221 @@
+"""Simple commands read for what they do to ``$?``: leave with a status, save it, always succeed,
+or leave a saved status alone.
+
+These recognisers decide the shapes that carry a check's status past the check itself:
+``check; exit $?``, ``check && echo ok``, ``check; rc=$?; echo done; exit $rc``,
+``check | tee log; exit ${PIPESTATUS[0]}``. Each is strict: a command they do not know, a name
+that may be redefined, or an expansion that can fail (``${X?}``) is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Literal, NamedTuple
+
+from ._builtins import BASH_BUILTINS
+from ._model import Command, Redirect, Word
+
+if TYPE_CHECKING:
+    from ._shellstate import ShellState
+
+_LAST = frozenset({"$?", '"$?"', "${?}", '"${?}"'})
+_PIPESTATUS = re.compile(r'^"?\$(?:\{PIPESTATUS\[(\d+)\]\}|PIPESTATUS|\{PIPESTATUS\})"?$')
+_VARIABLE = re.compile(r'^"?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"?$')
+_FAILING_EXPANSION = re.compile(r"\$\{[^}]*\?")
+_PRINTF_FORMAT = re.compile(r"(?:[^%\\]|%%|%s|\\[nt\\])*")
+_QUIET_TARGETS = frozenset({"/dev/null"})
+_DESCRIPTORS = frozenset({"0", "1", "2"})
+# Builtins that leave every variable but their arguments alone and cannot end the shell.
+_QUIET_BUILTINS = frozenset({
+    "echo", "printf", ":", "true", "false", "test", "[", "pwd", "cd", "pushd", "popd", "dirs", "type", "hash",
+    "export", "readonly", "declare", "typeset", "local", "unset", "wait", "jobs", "set", "command", "shopt", "umask",
+})
+_IFS = frozenset({"IFS"})
+# Arithmetic that a variable's *value* can steer (`y='rc=0'; echo ${a[y]}` assigns `rc`): a subscript
+# that is not a literal index, `$((…))`, `$[…]`, a substring offset `${x:y}`.
+_ARITHMETIC = re.compile(r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\$\{[#!]?\w+:(?![-=?+])(?!\d+(?::\d+)?\})")
+# `declare -n r=rc` (a reference: `r=0` then assigns `rc`) and `declare -i x` (`x=rc=0` is arithmetic).
+_COMPARED = re.compile(r"(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)")
+"""``[[ A -eq B ]]`` evaluates both operands as arithmetic (``[ … ]`` does not)."""
+_ATTRIBUTES = re.compile(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)\s+(?:[^\s;&|]+\s+)*?[-+]\w*[nilaA]")
+_SUCCEEDING = frozenset({"true", ":", "echo", "printf", "exit", "popd"})
+_NAMING_BUILTINS = frozenset({"export", "readonly", "declare", "typeset", "local", "unset", "hash", "command", "wait"})
+Exit = Literal["last", "pipestatus", "variable", "zero", "code"]
+
+
+class ExitForm(NamedTuple):
+    """What ``exit ARG`` (or ``return ARG``) leaves with."""
+
+    kind: Exit
+    """``last`` (``exit``, ``exit $?``), ``pipestatus`` (``exit ${PIPESTATUS[N]}``), ``variable``
+    (``exit $rc``), ``zero`` (``exit 0``) or ``code`` (another literal status)."""
+    position: int = 0
+    """For ``pipestatus``: ``N``, the position in the pipeline whose status it is."""
+    name: str = ""
+    """For ``variable``: the variable's name."""
+    split: bool = False
+    """The argument is an unquoted expansion: a changed ``IFS`` can split it away (``IFS=1; exit
+    $rc`` runs a bare ``exit``)."""
+
+
+def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",), state: ShellState | None = None
+              ) -> ExitForm | None:
+    """What ``command`` leaves with, when it is ``exit`` (or one of ``names``) with at most one argument."""
+    if command.kind != "simple" or not command.words or command.words[0].value not in names:
+        return None
+    if len(command.words) > 2 or command.assignments:
+        return None
+    if len(command.words) == 1:
+        return ExitForm("last")
+    form = _argument_form(command.words[1])
+    if form is not None and form.split and state is not None and state.ifs_changed:
+        return None
+    return form
+
+
+def _argument_form(word: Word) -> ExitForm | None:
+    text = word.text
+    split = text[:1] == "$"
+    if text in _LAST:
+        return ExitForm("last", split=split)
+    if text.isdigit():
+        return ExitForm("zero" if int(text) % 256 == 0 else "code")
+    match = _PIPESTATUS.match(text)
+    if match is not None:
+        return ExitForm("pipestatus", int(match.group(1) or 0), split=split)
+    match = _VARIABLE.match(text)
+    if match is not None:
+        return ExitForm("variable", name=match.group(1) or match.group(2), split=split)
+    return None
+
+
+def saved_form(command: Command) -> tuple[str, ExitForm] | None:
+    """``rc=$?`` or ``rc=${PIPESTATUS[N]}``: the variable, and which status it saves."""
+    if command.kind != "simple" or command.words or len(command.assignments) != 1 or command.redirects:
+        return None
+    name, equals, value = command.assignments[0].text.partition("=")
+    if not equals or not name.isidentifier():
+        return None
+    form = _argument_form(Word(value, None, command.assignments[0].span))
+    if form is None or form.kind not in ("last", "pipestatus"):
+        return None
+    return name, form
+
+
+def zeroes(command: Command) -> str | None:
+    """``rc=0``: the variable an assignment-only command sets to a literal 0."""
+    if command.kind != "simple" or command.words or len(command.assignments) != 1:
+        return None
+    name, equals, value = command.assignments[0].text.partition("=")
+    return name if equals and name.isidentifier() and value == "0" else None
+
+
+def quiet_redirects(redirects: tuple[Redirect, ...]) -> bool:
+    """Redirects that cannot fail: to ``/dev/null``, or copies of the standard descriptors."""
+    for redirect in redirects:
+        target = redirect.target.value if redirect.target is not None else None
+        if target in _QUIET_TARGETS:
+            continue
+        if redirect.op in (">&", "<&") and target in _DESCRIPTORS:
+            continue
+        return False
+    return True
+
+
+def always_succeeds(command: Command, state: ShellState) -> bool:
+    """``true``, ``:``, ``echo …``, ``printf TEXT``, ``exit``/``exit 0``/``exit $?`` after a pass, and
+    ``popd`` after a ``pushd``: a command that succeeds whatever the run."""
+    if command.kind != "simple" or command.opaque or command.assignments or not command.words:
+        return False
+    head = command.words[0].value
+    if head not in _SUCCEEDING or state.redefines(head) or not quiet_redirects(command.redirects):
+        return False
+    args = command.words[1:]
+    for word in args:
+        if word.value is None and ((state.nounset or "?" in word.text) and (
+                state.nounset or _FAILING_EXPANSION.search(word.text))):
+            return False  # `${X?}` fails; under `set -u` any unset variable does
+    if head in ("true", ":", "echo"):
+        return True
+    if head == "printf":
+        return len(args) >= 1 and args[0].value is not None and args[0].value != "-v" \
+            and _PRINTF_FORMAT.fullmatch(args[0].value) is not None
+    if head == "exit":
+        form = exit_form(command, state=state)
+        return form is not None and form.kind in ("last", "zero")
+    return head == "popd" and bool(state.dir_stack) and not args
+
+
+def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text: str) -> bool:
+    """Whether ``command`` (in ``text``), run after the status was saved in ``saved``, cannot end the
+    shell nor change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the
+    status)."""
+    saved = saved | _IFS  # a changed IFS can split an unquoted `$rc` away
+    piece = text[command.span.start : command.span.end]
+    if _touches(piece, saved) or _ARITHMETIC.search(piece) or _ATTRIBUTES.search(text):
+        return False
+    if "[[" in piece and not _plain_comparisons(piece, saved):
+        return False
+    kind = command.kind
+    if kind in ("if", "for", "case", "group", "subshell"):
+        if kind == "for" and command.words and command.words[0].text in saved:
+            return False  # `for rc in 0`: the loop variable is assigned
+        return command.body is not None and all(
+            keeps_saved(inner, saved, state, text) for statement in command.body.statements
+            for inner in statement.pipeline.commands)
+    if kind != "simple" or not _quiet_opaque(command):
+        return False
+    for word in command.assignments:
+        if word.text.partition("=")[0].partition("[")[0].rstrip("+") in saved:
+            return False
+    if not command.words:
+        return True
+    head = command.words[0].value
+    if head is None or state.redefines(head):
+        return False
+    if head == "exit":
+        form = exit_form(command, state=state)
+        return form is not None and form.kind == "variable" and form.name in saved - _IFS
+    if head not in BASH_BUILTINS:
+        return True  # a program runs in a child process: it can change no variable of this shell
+    if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in command.words)):
+        return False
+    if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in command.words[1:]):
+        return False
+    return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in command.words[1:])
+
+
+def _plain_comparisons(text: str, saved: frozenset[str]) -> bool:
+    """Every arithmetic comparison of ``[[ … ]]`` in ``text`` compares literal numbers or the saved
+    status itself (``[[ $rc -ne 0 ]]``): another operand is evaluated, and may assign (``rc=0``)."""
+    for pair in _COMPARED.findall(text):
+        for operand in pair:
+            match = _VARIABLE.match(operand)
+            if not (operand.lstrip("-").isdigit() or (match and (match.group(1) or match.group(2)) in saved)):
+                return False
+    return True
+
+
+def _quiet_opaque(command: Command) -> bool:
+    """Substitutions run in a subshell and change nothing here, unless they signal the shell."""
+    for opaque in command.opaque:
+        if opaque.body is None:
+            return False
+        for statement in opaque.body.statements:
+            for inner in statement.pipeline.commands:
+                if inner.kind == "simple" and inner.words and inner.words[0].value in (None, "kill"):
+                    return False
+    return True
+
+
+def _touches(text: str, saved: frozenset[str]) -> bool:
+    """An expansion that assigns a saved variable (``$((rc=0))``, ``${rc:=0}``) or one that fails."""
+    if _FAILING_EXPANSION.search(text):
+        return True
+    if "$((" in text or "$[" in text:
+        return any(_names(text, frozenset({name})) for name in saved)
+    return any(f"${{{name}=" in text or f"${{{name}:=" in text for name in saved)
+
+
+def _names(text: str, saved: frozenset[str]) -> bool:
+    return any(re.search(rf"(?<![\w$]){re.escape(name)}(?!\w)", text) for name in saved)
