@@ -128,7 +128,7 @@ def _dispatched(call: Any, place: _Place) -> ToolDispatched | None:
     arguments: dict[str, Any]
     try:
         parsed = json.loads(raw) if isinstance(raw, str) and raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # nested deeper than the parser recurses: kept as text
         parsed = None
     arguments = parsed if isinstance(parsed, dict) else {"raw": raw}
     # Every advisor of the gateway is dispatched under the one name the tracker and the ledger know
@@ -141,7 +141,7 @@ def _consulted(call_id: str, output: str, place: _Place) -> ToolCompleted:
     """An advisor call's result: the advice it carried, or the error it reported."""
     try:
         value = json.loads(output)
-    except ValueError:
+    except (ValueError, RecursionError):
         value = None
     if isinstance(value, dict) and isinstance(value.get("advice"), str) and value.get("status") == "ok":
         return ToolCompleted(call_id=call_id, output=value["advice"], **place)
