@@ -73,7 +73,9 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
         return None
     workspace = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
     try:
-        advice = asyncio.run(advise(ledger, workspace=workspace, trigger="completion", timeout=seconds,
+        # What is left now: reading the transcript and waiting for the record's lock took some of it.
+        advice = asyncio.run(advise(ledger, workspace=workspace, trigger="completion",
+                                    timeout=deadline - time.monotonic() - MARGIN,
                                     executor_model=payload.model))
     except ConfigError as error:
         return _not_run(str(error), err)

@@ -138,6 +138,19 @@ def test_a_review_that_cannot_run_allows(tmp_path: Path, model_server: ModelServ
     assert "the completion review did not run" in answer["systemMessage"] and "allowing" in err
 
 
+def test_the_review_gets_only_what_is_left_of_the_deadline(tmp_path: Path, model_server: ModelServer) -> None:
+    """Time spent before the model is asked (here: 5 s waiting for another hook's lock on the review record) comes
+    off the review's own time-out, so a slow model still gets the "did not run" message, not the hook killed."""
+    from filelock import FileLock
+
+    model_server.enqueue(Hang(60))
+    (tmp_path / "home" / "hooks").mkdir(parents=True)
+    with FileLock(tmp_path / "home" / "hooks" / "reviewed.lock"):  # another hook holds it throughout
+        answer, err = review(tmp_path, DONE, model_server, process=True, WITNESS_HOOK_DEADLINE="20")
+    assert decision(answer) == "release" and answer is not None, err
+    assert "the completion review did not run" in answer["systemMessage"] and "timed out" in answer["systemMessage"]
+
+
 def test_the_block_budget_caps_reviews(tmp_path: Path, model_server: ModelServer) -> None:
     """With the reminders spent, a concern lets the agent stop with the advice shown instead."""
     model_server.enqueue(Reply(text="Severity: blocker\nNothing was verified."))
