@@ -92,7 +92,8 @@ def _events(messages: list[Any]) -> Iterator[Event]:
             text, reasoning = text_of(message.get("content")), _reasoning(message)
             if text or reasoning:
                 yield AssistantMessage(text=text, reasoning=reasoning, **place)
-            for call in message.get("tool_calls") or ():
+            calls = message.get("tool_calls")
+            for call in calls if isinstance(calls, list) else ():
                 dispatched = _dispatched(call, place)
                 if dispatched is not None:
                     if dispatched.tool == FUNCTION_PREFIX:

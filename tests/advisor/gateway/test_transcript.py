@@ -88,3 +88,11 @@ def test_deeply_nested_json_in_a_conversation_is_read_as_text() -> None:
     _, dispatched, completed = chat_events(messages)
     assert isinstance(dispatched, ToolDispatched) and dispatched.arguments == {"raw": deep}
     assert isinstance(completed, ToolCompleted) and completed.exit_code is None and completed.output == nested
+
+
+@pytest.mark.parametrize("calls", [5, True, "c1", {"id": "c1"}])
+def test_tool_calls_that_are_not_a_list_are_no_calls(calls: Any) -> None:
+    """An assistant message whose `tool_calls` is not an array (a lenient upstream let it through) dispatches
+    nothing, rather than failing the advisor's consultation."""
+    events = chat_events([{"role": "user", "content": "go"}, {"role": "assistant", "content": "ok", "tool_calls": calls}])
+    assert [type(e) for e in events] == [UserMessage, AssistantMessage]
