@@ -94,5 +94,6 @@ def test_deeply_nested_json_in_a_conversation_is_read_as_text() -> None:
 def test_tool_calls_that_are_not_a_list_are_no_calls(calls: Any) -> None:
     """An assistant message whose `tool_calls` is not an array (a lenient upstream let it through) dispatches
     nothing, rather than failing the advisor's consultation."""
-    events = chat_events([{"role": "user", "content": "go"}, {"role": "assistant", "content": "ok", "tool_calls": calls}])
+    events = chat_events([{"role": "user", "content": "go"},
+                          {"role": "assistant", "content": "ok", "tool_calls": calls}])
     assert [type(e) for e in events] == [UserMessage, AssistantMessage]
