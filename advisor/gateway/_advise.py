@@ -198,7 +198,7 @@ def _arguments(raw: Any, *, pinned: bool, optional_prompt: bool = False) -> tupl
     allowed = {"prompt"} if pinned else {"prompt", "model"}
     try:
         value = json.loads(raw) if isinstance(raw, str) and raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         return "Advisor arguments are not valid JSON."
     if not isinstance(value, dict):
         return "Advisor arguments must be a JSON object."

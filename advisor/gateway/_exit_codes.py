@@ -49,7 +49,7 @@ def exit_code(text: str) -> int | None:
 def _json_exit(text: str) -> int | None:
     try:
         value = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested deeper than the parser recurses: not a host's JSON
         return None
     if not isinstance(value, dict):
         return None

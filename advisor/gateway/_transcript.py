@@ -92,7 +92,8 @@ def _events(messages: list[Any]) -> Iterator[Event]:
             text, reasoning = text_of(message.get("content")), _reasoning(message)
             if text or reasoning:
                 yield AssistantMessage(text=text, reasoning=reasoning, **place)
-            for call in message.get("tool_calls") or ():
+            calls = message.get("tool_calls")
+            for call in calls if isinstance(calls, list) else ():
                 dispatched = _dispatched(call, place)
                 if dispatched is not None:
                     if dispatched.tool == FUNCTION_PREFIX:
@@ -128,7 +129,7 @@ def _dispatched(call: Any, place: _Place) -> ToolDispatched | None:
     arguments: dict[str, Any]
     try:
         parsed = json.loads(raw) if isinstance(raw, str) and raw.strip() else {}
-    except ValueError:
+    except (ValueError, RecursionError):  # nested deeper than the parser recurses: kept as text
         parsed = None
     arguments = parsed if isinstance(parsed, dict) else {"raw": raw}
     # Every advisor of the gateway is dispatched under the one name the tracker and the ledger know
@@ -141,7 +142,7 @@ def _consulted(call_id: str, output: str, place: _Place) -> ToolCompleted:
     """An advisor call's result: the advice it carried, or the error it reported."""
     try:
         value = json.loads(output)
-    except ValueError:
+    except (ValueError, RecursionError):
         value = None
     if isinstance(value, dict) and isinstance(value.get("advice"), str) and value.get("status") == "ok":
         return ToolCompleted(call_id=call_id, output=value["advice"], **place)

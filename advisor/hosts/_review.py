@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import TextIO
 
 from advisor.errors import ConfigError
-from advisor.ledger import read_ledger, review_feedback
-from obligations import NotATranscript
+from advisor.ledger import Ledger, read_ledger, review_feedback
+from obligations import AssistantMessage, NotATranscript
 
 from ._advise import advise
 from ._answers import StopAnswer, StopBlock, StopRelease
@@ -56,12 +56,12 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
     if seconds < MIN_SECONDS:
         return _not_run(f"only {max(seconds, 0):.0f} s of the hook's deadline were left", err)
     try:
-        read = read_ledger(payload.transcript_path, policy=settings.policy)
+        ledger = _ledger(payload.transcript_path, payload.last_assistant_message, settings)
     except (NotATranscript, OSError) as error:
         return _not_run(f"the transcript cannot be read ({error})", err)
     except ConfigError as error:  # the [ledger] settings
         return _not_run(str(error), err)
-    compiled = read.ledger.compile(review=True)
+    compiled = ledger.compile(review=True)
     state = hashlib.sha256(json.dumps([[m.role, m.text] for m in compiled.prompt.messages]).encode()).hexdigest()
     try:
         fresh = ReviewedStates().claim(key, state)
@@ -73,7 +73,9 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
         return None
     workspace = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
     try:
-        advice = asyncio.run(advise(read.ledger, workspace=workspace, trigger="completion", timeout=seconds,
+        # What is left now: reading the transcript and waiting for the record's lock took some of it.
+        advice = asyncio.run(advise(ledger, workspace=workspace, trigger="completion",
+                                    timeout=deadline - time.monotonic() - MARGIN,
                                     executor_model=payload.model))
     except ConfigError as error:
         return _not_run(str(error), err)
@@ -87,6 +89,16 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
     if result.severity == "none":
         return None
     return StopRelease(systemMessage=f"{_PREFIX}:\n{result.advice}")
+
+
+def _ledger(transcript: str, final: str | None, settings: HookSettings) -> Ledger:
+    """The session's ledger, ending on the answer under review: the host may call Stop before its
+    transcript holds the final message, which the payload carries (``last_assistant_message``)."""
+    read = read_ledger(transcript, policy=settings.policy)
+    said = " ".join((final or "").split())
+    if said and said != " ".join((read.last_text or "").split()):
+        read.ledger.add(AssistantMessage(text=final or "", agent_id=read.ledger.agent_id or "root"))
+    return read.ledger
 
 
 def _hold(key: BlockKey, advice: str, severity: str, settings: HookSettings) -> StopAnswer:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from obligations import ToolInfo
+from obligations import ToolInfo, redact
 
 from ._text import flatten
 
@@ -32,10 +32,11 @@ def first_sentence(description: str) -> str:
 
 
 def tool_lines(tools: Iterable[ToolInfo]) -> list[str]:
-    """One ``- name — purpose`` line per distinct name (the first description given wins), sorted."""
+    """One ``- name — purpose`` line per distinct name (the first description given wins), sorted; the
+    descriptions are redacted (a host or client writes them, and may write a key into one)."""
     purposes: dict[str, str] = {}
     for tool in tools:
-        purposes.setdefault(tool.name, first_sentence(tool.description))
+        purposes.setdefault(tool.name, first_sentence(redact(tool.description)))
     return [f"- {name} — {purpose}" if purpose else f"- {name}" for name, purpose in sorted(purposes.items())]
 
 

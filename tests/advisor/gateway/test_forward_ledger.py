@@ -75,3 +75,13 @@ def test_a_conversation_is_known_by_its_first_user_message() -> None:
     other = [{"role": "system", "content": "agent"}, {"role": "user", "content": "write the docs"}]
     assert conversation_id(start) == conversation_id(longer) != conversation_id(other)
     assert conversation_id(start).startswith("chat-") and len(conversation_id(start)) == len("chat-") + 16
+
+
+def test_a_client_tools_description_is_redacted() -> None:
+    """A key written into a client tool's description (an MCP server's instructions, say) is redacted in the
+    catalogue the advisor reads, as everything else it is sent is."""
+    tools = [{"type": "function", "function": {"name": "deploy", "description": f"Deploy with token {SECRET}."}}]
+    messages = [{"role": "user", "content": "ship it"}, *shell("c1", "make", exited(0, "ok"))]
+    made = forwarded(messages, client_tools=tools, question="ok?", instructions=None, token_budget=100_000)
+    catalogue = made.prompt.messages[0].text
+    assert "- deploy — Deploy with token" in catalogue and SECRET not in catalogue

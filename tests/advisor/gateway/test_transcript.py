@@ -74,3 +74,26 @@ def test_advisor_calls_carried_in_a_trace_are_part_of_the_events() -> None:
 def test_exit_statuses_are_read_only_where_hosts_write_them(text: str, code: int | None) -> None:
     """Headers, first and last lines and JSON fields by host convention; the same words in the output count not."""
     assert exit_code(text) == code
+
+
+def test_deeply_nested_json_in_a_conversation_is_read_as_text() -> None:
+    """A tool result or call arguments nested deeper than the JSON parser recurses (a dumped document) are kept as
+    text, not a failed request: no exit status is read from the result, the arguments stay raw."""
+    deep = "[" * 100_000 + "]" * 100_000
+    nested = '{"a":' * 100_000 + "1" + "}" * 100_000
+    messages = [{"role": "user", "content": "go"},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "exec_command", "arguments": deep}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": nested}]
+    _, dispatched, completed = chat_events(messages)
+    assert isinstance(dispatched, ToolDispatched) and dispatched.arguments == {"raw": deep}
+    assert isinstance(completed, ToolCompleted) and completed.exit_code is None and completed.output == nested
+
+
+@pytest.mark.parametrize("calls", [5, True, "c1", {"id": "c1"}])
+def test_tool_calls_that_are_not_a_list_are_no_calls(calls: Any) -> None:
+    """An assistant message whose `tool_calls` is not an array (a lenient upstream let it through) dispatches
+    nothing, rather than failing the advisor's consultation."""
+    events = chat_events([{"role": "user", "content": "go"},
+                          {"role": "assistant", "content": "ok", "tool_calls": calls}])
+    assert [type(e) for e in events] == [UserMessage, AssistantMessage]

@@ -31,14 +31,14 @@ FAILING: list[Action] = [User("make the tests pass"),
 
 
 def review(tmp_path: Path, actions: list[Action], server: ModelServer | None, *, process: bool = False,
-           **env: str) -> tuple[dict[str, Any] | None, str]:
+           payload_fields: dict[str, Any] | None = None, **env: str) -> tuple[dict[str, Any] | None, str]:
     """One Stop call of `witness hook claude-code --review` on the session: the parsed answer and stderr. In this
     process by default (with the hook's environment); ``process``: as the installed `witness` script."""
     transcript = tmp_path / "session.jsonl"
     if not transcript.exists():
         write(transcript, "claude-code", actions)
     payload = json.dumps({"hook_event_name": "Stop", "session_id": "s-1", "transcript_path": str(transcript),
-                          "cwd": str(tmp_path), "stop_hook_active": False}).encode()
+                          "cwd": str(tmp_path), "stop_hook_active": False, **(payload_fields or {})}).encode()
     model = {"WITNESS_ADVISOR_PROVIDER": "openai", "WITNESS_ADVISOR_MODEL": "scripted-test-double",
              "WITNESS_ADVISOR_BASE_URL": server.openai_base_url, "OPENAI_API_KEY": "sk-test"} if server else {}
     settings = {"WITNESS_HOME": str(tmp_path / "home"), "WITNESS_CONFIG": str(tmp_path / "none.toml"), **model, **env}
@@ -79,6 +79,18 @@ def test_a_nit_is_shown_and_none_allows(tmp_path: Path, model_server: ModelServe
     model_server.enqueue(Reply(text="Severity: none\nThe answer stands."))
     (tmp_path / "b").mkdir()
     assert review(tmp_path / "b", DONE, model_server)[0] is None
+
+
+def test_the_answer_the_transcript_does_not_hold_yet_is_reviewed(tmp_path: Path, model_server: ModelServer) -> None:
+    """The host calls Stop before writing the final answer to the transcript: the review judges the answer the
+    payload carries (`last_assistant_message`), not the step before it; one the file holds is shown once."""
+    for folder, actions, final in (("lagging", DONE[:-1], "All 3 tests pass; the parser is fixed."),
+                                   ("written", DONE, "All tests pass.")):
+        model_server.enqueue(Reply(text="Severity: none\nFine."))
+        (tmp_path / folder).mkdir()
+        review(tmp_path / folder, actions, model_server, payload_fields={"last_assistant_message": final})
+        request = model_server.requests_to("chat")[-1]
+        assert json.dumps(request.body).count(final) == 1
 
 
 def test_open_obligations_block_before_any_review(tmp_path: Path, model_server: ModelServer) -> None:
@@ -124,6 +136,19 @@ def test_a_review_that_cannot_run_allows(tmp_path: Path, model_server: ModelServ
         answer, err = review(tmp_path, DONE, model_server, process=True, WITNESS_HOOK_DEADLINE="10")
     assert decision(answer) == "release" and answer is not None, (answer, err)
     assert "the completion review did not run" in answer["systemMessage"] and "allowing" in err
+
+
+def test_the_review_gets_only_what_is_left_of_the_deadline(tmp_path: Path, model_server: ModelServer) -> None:
+    """Time spent before the model is asked (here: 5 s waiting for another hook's lock on the review record) comes
+    off the review's own time-out, so a slow model still gets the "did not run" message, not the hook killed."""
+    from filelock import FileLock
+
+    model_server.enqueue(Hang(60))
+    (tmp_path / "home" / "hooks").mkdir(parents=True)
+    with FileLock(tmp_path / "home" / "hooks" / "reviewed.lock"):  # another hook holds it throughout
+        answer, err = review(tmp_path, DONE, model_server, process=True, WITNESS_HOOK_DEADLINE="20")
+    assert decision(answer) == "release" and answer is not None, err
+    assert "the completion review did not run" in answer["systemMessage"] and "timed out" in answer["systemMessage"]
 
 
 def test_the_block_budget_caps_reviews(tmp_path: Path, model_server: ModelServer) -> None:
