@@ -27,7 +27,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from advisor.errors import ConfigError
 from advisor.ledger import Ledger, read_ledger, review_feedback
@@ -38,7 +38,11 @@ from ._answers import StopAnswer, StopBlock, StopRelease
 from ._blocks import BlockCounter, BlockKey
 from ._payloads import StopInput
 from ._reviewed import ReviewedStates
+from ._sessions import claude_model
 from ._settings import HookSettings
+
+if TYPE_CHECKING:
+    from advisor.consult import Severity
 
 MARGIN = 3.0
 """Seconds kept back from the hook's deadline to answer the host after the review."""
@@ -76,7 +80,7 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
         # What is left now: reading the transcript and waiting for the record's lock took some of it.
         advice = asyncio.run(advise(ledger, workspace=workspace, trigger="completion",
                                     timeout=deadline - time.monotonic() - MARGIN,
-                                    executor_model=payload.model))
+                                    executor_model=payload.model or claude_model(payload.transcript_path)))
     except ConfigError as error:
         return _not_run(str(error), err)
     except OSError as error:  # the consultation log cannot be written
@@ -101,7 +105,7 @@ def _ledger(transcript: str, final: str | None, settings: HookSettings) -> Ledge
     return read.ledger
 
 
-def _hold(key: BlockKey, advice: str, severity: str, settings: HookSettings) -> StopAnswer:
+def _hold(key: BlockKey, advice: str, severity: Severity, settings: HookSettings) -> StopAnswer:
     try:
         blocks = BlockCounter().count(key, settings.blocks)
     except OSError:

@@ -41,6 +41,8 @@ RECENT = 3600.0
 """Other transcripts of the project folder modified this recently (seconds) are searched too."""
 MAX_CANDIDATES = 64
 """Transcripts searched for one call, at most."""
+MODEL_TAIL = 1 << 20
+"""How much of a transcript's end is read for the executor's model (its newest answers)."""
 _ID = re.compile(r"[A-Za-z0-9_.:-]{1,200}")
 
 
@@ -112,7 +114,34 @@ def _claude(call: str, env: Mapping[str, str], cwd: str, wait: float) -> Calling
     if found is None:
         raise SessionNotFound(f"no Claude Code transcript under {folder} holds the call {call} (looked for "
                               f"{wait:g} s), so witness cannot tell which session is asking")
-    return CallingSession("claude-code", found, _session_of(found, folder), call, project)
+    return CallingSession("claude-code", found, _session_of(found, folder), call, project, claude_model(found))
+
+
+def claude_model(path: Path | str) -> str | None:
+    """The model of the newest assistant message in a Claude Code transcript (its ``message.model``):
+    Claude Code's payloads do not name the executor's model, its transcript does on every answer."""
+    import json
+
+    if not os.path.isfile(path):  # opening a FIFO would block
+        return None
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, handle.seek(0, os.SEEK_END) - MODEL_TAIL))
+            tail = handle.read().splitlines()
+    except OSError:
+        return None
+    for line in reversed(tail):
+        if b'"assistant"' not in line:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:  # the first line of the tail may be cut
+            continue
+        message = entry.get("message") if isinstance(entry, dict) and entry.get("type") == "assistant" else None
+        model = message.get("model") if isinstance(message, dict) else None
+        if isinstance(model, str) and model and model != "<synthetic>":
+            return model
+    return None
 
 
 def _session_of(path: Path, folder: Path) -> str:
@@ -210,6 +239,8 @@ class _Scanner:
         self.carry = b""
 
     def holds(self) -> bool:
+        if not self.path.is_file():  # a FIFO (or a folder) named like a transcript would block the read
+            return False
         try:
             with self.path.open("rb") as handle:
                 handle.seek(self.offset)

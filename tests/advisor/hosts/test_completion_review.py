@@ -157,3 +157,11 @@ def test_the_block_budget_caps_reviews(tmp_path: Path, model_server: ModelServer
     answer, _ = review(tmp_path, DONE, model_server, WITNESS_STOP_BLOCKS="0")
     assert decision(answer) == "release" and answer is not None
     assert "Nothing was verified." in answer["systemMessage"]
+
+
+def test_a_claude_session_is_not_reviewed_by_its_own_model(tmp_path: Path, model_server: ModelServer) -> None:
+    """Claude Code's Stop payload names no model; its transcript does, and an advisor of that same model is refused."""
+    answer, err = review(tmp_path, DONE, model_server, WITNESS_ADVISOR_MODEL="claude-test")
+    assert decision(answer) == "release" and answer is not None, (answer, err)
+    assert "the completion review did not run" in answer["systemMessage"]
+    assert model_server.requests == []

@@ -3,6 +3,7 @@ two sessions in one directory; and no session's at all when that cannot be told.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -97,4 +98,21 @@ def test_a_call_written_late_is_waited_for(home: Home) -> None:
                                 cwd=str(home.project), wait=10)
     finally:
         timer.cancel()
+    assert found.transcript == path
+
+
+def test_claude_call_names_the_executors_model_from_its_transcript(home: Home) -> None:
+    """Claude Code's MCP call names no model: the transcript's newest answer does, so the same model is refused."""
+    _, calls = home.claude_session("aaaaaaaa-1", FAILING)
+    found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env("aaaaaaaa-1"),
+                            cwd=str(home.project), wait=0)
+    assert found.executor_model == "claude-test"
+
+
+def test_a_fifo_named_like_a_transcript_does_not_block_the_lookup(home: Home) -> None:
+    """A FIFO among the project's transcripts is skipped: the call is still found in the session holding it."""
+    path, calls = home.claude_session("aaaaaaaa-1", FAILING)
+    os.mkfifo(path.parent / "ffffffff-9.jsonl")
+    found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env("bbbbbbbb-2"),
+                            cwd=str(home.project), wait=0)
     assert found.transcript == path
