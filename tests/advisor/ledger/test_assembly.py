@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt
+from advisor.gateway import GATEWAY_TRANSCRIPT_PROMPT
 from advisor.ledger import Ledger, LedgerSettings, catalogue_message, first_sentence
 from obligations import AgentSpawned, Compaction, Event, HostMessage, ToolCatalogue, ToolInfo
 from tests.advisor.ledger.builders import advice, ask, call, compaction, result, round_, say, user
@@ -367,10 +368,11 @@ def test_one_line_blocks_are_on_consecutive_lines_and_a_longer_block_is_set_apar
 
 
 def test_the_system_prompt_explains_every_line_form_the_ledger_writes() -> None:
-    """Each label, card form and marker a request can hold is named in the system prompt, with the rule that a
-    card shows its status only for an error or a call still running."""
+    """Each label, card form and marker a request can hold is named in the system prompt; it and the gateway's
+    transcript prompt give the rule that a card shows its status only for an error or a call still running."""
     forms = ["<executor_log>", "[user]", "[executor]", "[user shell]", "[executor thinking]", "[host: …]",
              "[extension message: …]", "#id tool · argument · status · size · ✗ first error line", "advisor_expand",
              "Compaction summaries", "restated", "masked", "closing message", "Assistant turns"]
     assert [form for form in forms if form not in ADVISOR_SYSTEM_PROMPT] == []
-    assert "status is shown only when it is error or running" in ADVISOR_SYSTEM_PROMPT
+    for system in (ADVISOR_SYSTEM_PROMPT, GATEWAY_TRANSCRIPT_PROMPT):
+        assert "status is shown only when it is error or running" in " ".join(system.split())
