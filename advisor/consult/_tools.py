@@ -36,7 +36,7 @@ from advisor.consult._tool_search import FindArgs, GrepArgs, find, grep
 from advisor.consult._workspace import ToolFailure, Workspace
 from advisor.models import ToolCall, ToolSpec
 
-_PATH = {"type": "string", "description": "A path in the workspace, relative to its root."}
+_PATH = {"type": "string", "description": "A workspace-relative path."}
 
 
 def _spec(name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()) -> ToolSpec:
@@ -44,26 +44,25 @@ def _spec(name: str, description: str, properties: dict[str, Any], required: tup
         "type": "object", "properties": properties, "required": list(required), "additionalProperties": False})
 
 
-EXPAND = _spec("advisor_expand", "The verbatim text behind ledger cards: what happened in the session when a "
-               "card's one line is not enough.",
+EXPAND = _spec("advisor_expand", "The verbatim text behind ledger cards: what happened in the session.",
                {"ids": {"type": "array", "items": {"type": "string"}, "minItems": 1,
                         "description": "Card ids, with or without the leading #."}}, ("ids",))
 READ = _spec("read", "Read a text file of the workspace as it is now, by lines.",
              {"path": _PATH, "offset": {"type": "integer", "minimum": 1, "description": "First line (1-based)."},
-              "limit": {"type": "integer", "minimum": 1, "description": "How many lines (default 2000)."}},
+              "limit": {"type": "integer", "minimum": 1, "description": "Lines to read (default 2000)."}},
              ("path",))
-GREP = _spec("grep", "Search file contents of the workspace for a regular expression (Python syntax); "
-             ".gitignored, binary and credential files are skipped.",
+GREP = _spec("grep", "Search workspace files for a Python regular expression; .gitignored, binary and "
+             "credential files are skipped.",
              {"pattern": {"type": "string", "description": "The regular expression."},
-              "path": {**_PATH, "description": "A file or directory to search (default: the whole workspace)."},
+              "path": {**_PATH, "description": "File or directory (default: the whole workspace)."},
               "glob": {"type": "string", "description": "Only files matching this glob, e.g. *.py or src/**/*.ts."}},
              ("pattern",))
-FIND = _spec("find", "Find files and directories of the workspace by glob pattern.",
+FIND = _spec("find", "Find workspace files and directories by glob.",
              {"pattern": {"type": "string", "description": "A glob: *.py matches names, src/**/test_*.py paths."},
-              "path": {**_PATH, "description": "The directory to search (default: the workspace root)."}},
+              "path": {**_PATH, "description": "Directory (default: the workspace root)."}},
              ("pattern",))
-LS = _spec("ls", "List a directory of the workspace.",
-           {"path": {**_PATH, "description": "The directory (default: the workspace root)."}})
+LS = _spec("ls", "List a workspace directory.",
+           {"path": {**_PATH, "description": "Directory (default: the workspace root)."}})
 GIT_DIFF = _spec("git_diff", "The workspace's uncommitted change: a --stat summary, or the patch with patch: true.",
                  {"path": {**_PATH, "description": "Only changes under this path."},
                   "patch": {"type": "boolean", "description": "The full patch instead of --stat."},

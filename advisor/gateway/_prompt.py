@@ -35,7 +35,9 @@ narrate it as yours.
 When the executor's reading differs from them, the user wins.
 - [executor] lines are the executor's own text.
 - Older tool rounds are one-line cards: #id tool · argument · status · size · ✗ first error line. \
-They were shortened for cost, not because they were empty. The newest rounds are shown verbatim.
+They were shortened for cost, not because they were empty. The status is shown only when it is \
+error or running; an edit's card gives its shape (+added −removed lines), not its result's size. \
+The newest rounds are shown verbatim.
 - A card that ran a shell check says what witness knows about it: whether its exit status was the \
 check's own or was masked (`| grep`, `; echo`, `|| true`), whether its output shows a failure, or \
 that the tool reported no exit status at all. A masked "pass" proves nothing, and neither does a \

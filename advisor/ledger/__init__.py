@@ -24,7 +24,6 @@ Everything in them passes :func:`redact`, the redactor shared with ``obligations
 >>> print(*card.split(" · "), sep="\\n")
 #r1 bash
 pytest -q; echo done
-ok
 2 lines
 check: pytest -q (test)
 masked by `; echo done`

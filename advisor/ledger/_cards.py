@@ -1,12 +1,13 @@
 """One tool round as a one-line card, or verbatim for the newest rounds.
 
-A card: ``#id tool · primary argument [· edit shape] · status [· size] [· read the path above
+A card: ``#id tool · primary argument [· edit shape] [· status] [· size] [· read the path above
 to view] [· check evidence] [· ✗ first error line]`` — the separator is `` · `` (a middle dot),
-an empty field is left out. ``status`` is ``ok``, ``error`` (with the exit code when the host
-recorded a non-zero one) or ``running``; ``size`` is ``N lines`` or ``N chars`` of the result,
-and its images; the error line is the first of the result's lines that names an error or a
-failure (else its first non-blank line; never a host's own ``Exit code N`` line), at most 200
-characters.
+an empty field is left out. ``status`` is ``error`` (with the exit code when the host recorded a
+non-zero one) or ``running``; a card without one succeeded. ``size`` is ``N lines`` or ``N chars``
+of the result, and its images (left out for an edit that succeeded: its result is the host's
+acknowledgement, and the edit's shape says what changed); the error line is the first of the
+result's lines that names an error or a failure (else its first non-blank line; never a host's
+own ``Exit code N`` line), at most 200 characters.
 
 A verbatim round: ``#id tool(<arguments as JSON>)`` then ``→ ok: <result>`` (or ``→ error: …``,
 ``→ running``), each part capped with an expandable marker: a failing result keeps its start, its
@@ -106,17 +107,22 @@ def error_offset(text: str) -> int | None:
 def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
     """The one-line card of a round."""
     argument = primary_argument(call.arguments, call.cwd)
+    shape = edit_shape(call.tool, call.arguments)
     fields = [f"#{handle} {call.tool}" if handle else call.tool]
-    fields += [part for part in (argument, edit_shape(call.tool, call.arguments)) if part]
-    fields.append(status(result))
-    if result is not None:
-        text = result_text(result)
-        fields += [part for part in (size(text, result.images),) if part]
-        if result.images and argument:
-            fields.append("read the path above to view")  # the image is at the call's path
-        fields += [part for part in (check_evidence(call, result, policy),) if part]
-        if failed(result) and (line := error_line(text)):
-            fields.append(f"✗ {line}")
+    fields += [part for part in (argument, shape) if part]
+    if result is None:
+        return SEPARATOR.join([*fields, "running"])
+    text = result_text(result)
+    if failed(result):
+        fields.append(status(result))
+    # A successful edit's result is the host's acknowledgement: the edit's shape says what changed.
+    acknowledged = bool(shape) and not failed(result)
+    fields += [part for part in (size("" if acknowledged else text, result.images),) if part]
+    if result.images and argument:
+        fields.append("read the path above to view")  # the image is at the call's path
+    fields += [part for part in (check_evidence(call, result, policy),) if part]
+    if failed(result) and (line := error_line(text)):
+        fields.append(f"✗ {line}")
     return SEPARATOR.join(fields)
 
 

@@ -51,7 +51,7 @@ from ._catalogue import catalogue_message, tool_lines
 from ._compaction import restart
 from ._evidence import witnessed_keys
 from ._expand import Source, full_text
-from ._log import Block, BlockKind, Log, Round
+from ._log import Block, BlockKind, Log, Round, join_blocks
 from ._render import Draft, Segment, segment_text
 from ._settings import LedgerSettings
 from ._text import clip, expandable
@@ -379,7 +379,7 @@ class Ledger:
             (REVIEW_INSTRUCTION_BARE if review else CONSULT_INSTRUCTION_BARE)
         closing = "\n\n".join([obligations_text(self.open_obligations(), self.unresolved_earlier(), self._card_of),
                                instruction])
-        prior = PRIOR_HEADER + "\n\n" + "\n\n".join(self._prior) if self._prior else None
+        prior = PRIOR_HEADER + "\n\n" + join_blocks(self._prior) if self._prior else None
         return Draft(self._catalogue, prior, self._closed, self._open, tail_start, provisional, running,
                      self._reasoning, shown or None, closing, self.policy, self.investigation)
 

@@ -1,9 +1,10 @@
 """The blocks of one segment of the executor log, and their text joined once.
 
 Every block is compiled from one entry (a tool round from its call and its result) and never
-changes afterwards; a segment's log is its blocks' texts joined by blank lines. The join is
-extended as blocks arrive and sliced when a range is asked for, so rendering a long log costs a
-copy, not a re-join.
+changes afterwards; a segment's log is its blocks' texts joined by line breaks — one between two
+one-line blocks (cards mostly: each starts with its own ``#id`` or ``[label]``), a blank line
+around a block of several lines. The join is extended as blocks arrive and sliced when a range is
+asked for, so rendering a long log costs a copy, not a re-join.
 """
 
 from __future__ import annotations
@@ -19,6 +20,19 @@ ran, a host's summary, the user's words restated ahead of one, a host's or exten
 or tools the session declared."""
 
 JOIN = "\n\n"
+"""Between the parts of a message, and around a block of several lines."""
+LINE = "\n"
+"""Between two one-line blocks."""
+
+
+def gap(before: str, after: str) -> str:
+    """What separates two consecutive blocks' texts: a line break, or a blank line when either has several lines."""
+    return LINE if LINE not in before and LINE not in after else JOIN
+
+
+def join_blocks(texts: list[str]) -> str:
+    """Block texts joined as a log joins them (:func:`gap`)."""
+    return "".join(gap(texts[i - 1], text) + text if i else text for i, text in enumerate(texts))
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +87,22 @@ class Log:
     def _cover(self, end: int) -> None:
         if end <= self._covered:
             return
-        position = len(self._text) + len(JOIN) if self._covered else 0
-        added = []
-        for block in self.blocks[self._covered:end]:
+        parts = [self._text]
+        position = len(self._text)
+        for index in range(self._covered, end):
+            text = self.blocks[index].text
+            if index:
+                between = gap(self.blocks[index - 1].text, text)
+                parts.append(between)
+                position += len(between)
             self._starts.append(position)
-            position += len(block.text) + len(JOIN)
-            added.append(block.text)
-        joined = JOIN.join(added)
-        self._text = f"{self._text}{JOIN}{joined}" if self._covered else joined
+            parts.append(text)
+            position += len(text)
+        self._text = "".join(parts)
         self._covered = end
 
     def text(self, start: int = 0, end: int | None = None) -> str:
-        """The texts of ``blocks[start:end]`` joined by blank lines."""
+        """The texts of ``blocks[start:end]``, joined (:func:`gap`)."""
         end = len(self.blocks) if end is None else end
         if start >= end:
             return ""

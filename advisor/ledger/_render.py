@@ -28,7 +28,7 @@ from obligations import redact
 from shellparse import Policy
 
 from ._cards import verbatim
-from ._log import JOIN, Block, Log
+from ._log import JOIN, Block, Log, join_blocks
 from ._text import expandable
 from ._wording import (
     DROPPED_HEADER,
@@ -159,6 +159,6 @@ def render(draft: Draft, *, cut: int = 0, cap: int) -> list[PromptMessage]:
     body.append(UserMessage(last_text(draft, draft.open.text(start, draft.tail_start), cap)))
     if cut:
         if dropped_users:
-            messages.append(UserMessage(DROPPED_HEADER + "\n\n" + JOIN.join(dropped_users)))
+            messages.append(UserMessage(DROPPED_HEADER + "\n\n" + join_blocks(dropped_users)))
         messages.append(UserMessage(OMITTED if draft.investigation else OMITTED_BARE))
     return messages + body

@@ -17,8 +17,8 @@ TAIL_HEADER = "Most recent work, verbatim:"
 QUESTION = "Executor's question: "
 REVIEW_MARKER = "Completion review: the executor had just delivered the answer above."
 THINKING = "[executor thinking] "
-PRIOR_HEADER = ("The user's own words from before the compaction summary in the log (verbatim, in order). For the "
-                "executor the summary replaced them; it is the host's paraphrase, and these words outrank it:")
+PRIOR_HEADER = ("The user's own words that the compaction summary in the log replaced for the executor (verbatim, "
+                "in order); they outrank the host's paraphrase:")
 DROPPED_HEADER = ("The user's own words from the omitted span (verbatim, in order — they are authoritative "
                   "over anything else in this request):")
 OMITTED = ("[Earlier executor activity was omitted to fit the cost budget, not because it was empty: its cards "

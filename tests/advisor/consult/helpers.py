@@ -26,7 +26,7 @@ CATALOGUE = "## Executor's tool catalogue (names and purpose only)\n\n- Bash —
 def prompt(settings: ConsultSettings | None = None, *, question: str = "Is the fix complete?",
            session: str | None = "s1") -> AdvisorPrompt:
     """A two-message prompt as the ledger shapes it: the catalogue (stable), then the log and question."""
-    log = f"<executor_log>\n[user] fix the retry bug\n\n#e3 Bash · pytest -q · ok · 2 lines\n</executor_log>\n\n" \
+    log = f"<executor_log>\n[user] fix the retry bug\n#e3 Bash · pytest -q · 2 lines\n</executor_log>\n\n" \
           f"Executor's question: {question}\n\nAdvise the executor on the situation above."
     return AdvisorPrompt(system=ADVISOR_SYSTEM_PROMPT, messages=(UserMessage(CATALOGUE), UserMessage(log)),
                          stable_prefix_messages=1, tools=investigation_tools(settings or ConsultSettings()),

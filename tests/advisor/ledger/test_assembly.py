@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.consult import AdvisorPrompt
+from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt
+from advisor.gateway import GATEWAY_TRANSCRIPT_PROMPT
 from advisor.ledger import Ledger, LedgerSettings, catalogue_message, first_sentence
 from obligations import AgentSpawned, Compaction, Event, HostMessage, ToolCatalogue, ToolInfo
 from tests.advisor.ledger.builders import advice, ask, call, compaction, result, round_, say, user
@@ -46,7 +47,7 @@ def test_in_flight_consultation_shows_the_newest_round_verbatim_and_the_question
 def test_without_a_tail_every_round_is_a_card() -> None:
     """LED-2: tail 0: the round is a card in the log and its result's text is absent."""
     [(_, text)] = texts(prompt(FIRST, settings=LedgerSettings(tail_tool_calls=0)))
-    assert closing(text) == ("<executor_log>\n[user] task\n\n#e3 read · a.ts · ok · 4 chars\n</executor_log>\n\n"
+    assert closing(text) == ("<executor_log>\n[user] task\n#e3 read · a.ts · 4 chars\n</executor_log>\n\n"
                              "Executor's question: q1")
     assert "body" not in text
 
@@ -56,7 +57,7 @@ def test_a_completed_consultation_is_a_question_and_the_only_assistant_turn() ->
     p = prompt([*FIRST, advice("a1", "Severity: none\nOK", "e5"), user("next", "e6"), *ask("a2", "q2", "e7")])
     (r0, m0), (r1, m1), (r2, m2) = texts(p)
     assert (r0, r1, r2) == ("user", "assistant", "user") and p.stable_prefix_messages == 2
-    assert m0 == ("<executor_log>\n[user] task\n\n#e3 read · a.ts · ok · 4 chars\n</executor_log>\n\n"
+    assert m0 == ("<executor_log>\n[user] task\n#e3 read · a.ts · 4 chars\n</executor_log>\n\n"
                   "Executor's question: q1")
     assert m1 == "Severity: none\nOK"
     assert closing(m2) == "<executor_log>\n[user] next\n</executor_log>\n\nExecutor's question: q2"
@@ -169,7 +170,7 @@ def test_a_parallel_call_beside_the_advisor_gets_its_card_and_the_prose_is_the_q
     running = prompt(events).messages[-1].text
     assert "Executor's question: check a then ask" in running and "[executor] check a" not in running
     done = prompt([*events, result("c", "A", "r"), advice("a1", "Severity: none", "v"), *ask("a2", "more?", "q2")])
-    assert "#r read · a · ok · 1 chars" in done.messages[0].text
+    assert "#r read · a · 1 chars" in done.messages[0].text
 
 
 def test_executor_activity_never_takes_the_assistant_role() -> None:
@@ -200,10 +201,10 @@ def test_a_compaction_starts_the_request_afresh_with_the_users_words_first() -> 
     p = ledger.prompt()
     catalogue, prior, last = (m.text for m in p.messages)
     assert catalogue.startswith("## Executor's tool catalogue")
-    assert prior.startswith("The user's own words from before the compaction summary") and prior.endswith(
+    assert prior.startswith("The user's own words that the compaction summary in the log replaced") and prior.endswith(
         "[user] ORIGINAL REQUEST the summary paraphrases")
     assert last.startswith("<executor_log>\n[compaction summary — Pi's paraphrase, not the user's words]\n"
-                           "pi's paraphrase\n\n[user] later request\n\n[executor] post-compaction assistant")
+                           "pi's paraphrase\n\n[user] later request\n[executor] post-compaction assistant")
     assert "old raw assistant detail" not in last and "#r read" not in last
     assert ledger.expand("r") == 'read({"path":"a.ts"})\n→ ok:\nold detail'
 
@@ -217,7 +218,7 @@ def test_pi_keeps_what_the_host_kept_after_its_summary() -> None:
     prior, last = p.messages[1].text, p.messages[2].text
     assert "[user] FIRST" in prior and "KEPT" not in prior
     assert last.startswith("<executor_log>\n[compaction summary — Pi's paraphrase, not the user's words]\nS\n\n"
-                           "[user] KEPT\n\n#r2 read · b · ok · 1 chars\n\n[user] after")
+                           "[user] KEPT\n#r2 read · b · 1 chars\n[user] after")
     assert "#r1" not in last
 
 
@@ -225,7 +226,7 @@ def test_user_words_survive_every_compaction() -> None:
     """Two compactions: the words from before each are all restated, in order, and nothing the user said is lost."""
     p = prompt([user("one", "u1"), compaction("S1", "k1"), user("two", "u2"), compaction("S2", "k2"),
                 user("three", "u3")], question="q")
-    assert p.messages[-2].text.endswith("[user] one\n\n[user] two") and "[user] three" in p.messages[-1].text
+    assert p.messages[-2].text.endswith("[user] one\n[user] two") and "[user] three" in p.messages[-1].text
 
 
 def test_branch_summaries_and_empty_summaries() -> None:
@@ -354,3 +355,24 @@ def test_a_sub_agents_own_file_shows_its_own_work() -> None:
     """A session whose events all belong to one agent that was never announced is that agent's session."""
     p = prompt([user("review this", agent_id="worker-7"), say("looking", agent_id="worker-7")], question="q")
     assert "[user] review this" in p.messages[-1].text and "[executor] looking" in p.messages[-1].text
+
+
+def test_one_line_blocks_are_on_consecutive_lines_and_a_longer_block_is_set_apart() -> None:
+    """Cards and one-line prose follow each other line by line; a block of several lines has a blank line
+    before and after it, so where it ends is never in doubt."""
+    p = prompt([user("task", "u"), *round_("c1", "read", {"path": "a"}, "A", "r1"), say("line one\nline two", "s"),
+                *round_("c2", "read", {"path": "b"}, "B", "r2"), *round_("c3", "read", {"path": "c"}, "C", "r3")],
+               question="q", settings=LedgerSettings(tail_tool_calls=0))
+    assert ("[user] task\n#r1 read · a · 1 chars\n\n[executor] line one\nline two\n\n#r2 read · b · 1 chars\n"
+            "#r3 read · c · 1 chars\n</executor_log>") in p.messages[-1].text
+
+
+def test_the_system_prompt_explains_every_line_form_the_ledger_writes() -> None:
+    """Each label, card form and marker a request can hold is named in the system prompt; it and the gateway's
+    transcript prompt give the rule that a card shows its status only for an error or a call still running."""
+    forms = ["<executor_log>", "[user]", "[executor]", "[user shell]", "[executor thinking]", "[host: …]",
+             "[extension message: …]", "#id tool · argument · status · size · ✗ first error line", "advisor_expand",
+             "Compaction summaries", "restated", "masked", "closing message", "Assistant turns"]
+    assert [form for form in forms if form not in ADVISOR_SYSTEM_PROMPT] == []
+    for system in (ADVISOR_SYSTEM_PROMPT, GATEWAY_TRANSCRIPT_PROMPT):
+        assert "status is shown only when it is error or running" in " ".join(system.split())

@@ -22,10 +22,18 @@ def test_card_of_a_failed_command_names_its_first_error_line() -> None:
 
 
 def test_card_of_an_edit_shows_its_shape() -> None:
-    """CARD-2: an `edit` with old/new strings shows `+3 −2` after its path; without an id there is no `#`."""
+    """CARD-2: an `edit` with old/new strings shows `+3 −2` after its path (its acknowledgement's size is left
+    out, and a success has no status field); without an id there is no `#`."""
     text = card(None, call("c", "edit", {"path": "a.ts", "old_string": "a\nb", "new_string": "a\nb\nc"}),
                 result("c", "ok"))
-    assert text == "edit · a.ts · +3 −2 · ok · 2 chars"
+    assert text == "edit · a.ts · +3 −2"
+
+
+def test_a_failed_edit_keeps_its_status_size_and_error_line() -> None:
+    """Only a successful edit's acknowledgement is left out: a failed one shows `error`, its size and `✗`."""
+    text = card("e1", call("c", "Edit", {"file_path": "a.py", "old_string": "x", "new_string": "y"}),
+                result("c", "String to replace not found in file.", "e1", error=True))
+    assert text == "#e1 Edit · a.py · +1 −1 · error · 36 chars · ✗ String to replace not found in file."
 
 
 def test_card_of_a_call_without_result_is_running() -> None:
@@ -37,14 +45,14 @@ def test_card_of_an_image_result_points_at_the_path_and_embeds_nothing() -> None
     """CARD-4: a read of a screenshot names its image and says to read the path; the bytes never appear."""
     text = card("R", call("c", "read", {"path": "docs/screenshot.png"}),
                 result("c", "Read image file [image/png]", "R", images=1))
-    assert text == "#R read · docs/screenshot.png · ok · 27 chars, 1 image · read the path above to view"
+    assert text == "#R read · docs/screenshot.png · 27 chars, 1 image · read the path above to view"
 
 
 def test_card_of_a_write_counts_its_lines() -> None:
     """CARD-5 (from a real Pi session): `write` shows `2 lines written`."""
     text = card("87a4057b", call("c", "write", {"content": "line one\nline two", "path": "notes.md"}),
                 result("c", "Successfully wrote 218 bytes to notes.md", "87a4057b"))
-    assert text == "#87a4057b write · notes.md · 2 lines written · ok · 40 chars"
+    assert text == "#87a4057b write · notes.md · 2 lines written"
 
 
 @pytest.mark.parametrize(("output", "expected"), [
@@ -60,14 +68,14 @@ def test_error_field_is_the_first_meaningful_line(output: str, expected: str) ->
 
 
 def test_card_without_argument_leaves_the_field_out() -> None:
-    """CARD-8: `todo {}` gives `todo · ok · 2 chars`."""
-    assert card(None, call("c", "todo", {}), result("c", "ok")) == "todo · ok · 2 chars"
+    """CARD-8: `todo {}` gives `todo · 2 chars` (a success has no status field)."""
+    assert card(None, call("c", "todo", {}), result("c", "ok")) == "todo · 2 chars"
 
 
 def test_pi_native_edit_shows_its_shape() -> None:
     """CARD-9, fixed: Pi's own `edit {path, oldText, newText}` (which upstream misses) shows `+1 −1`."""
     text = card(None, call("c", "edit", {"path": "a.ts", "oldText": "a", "newText": "b"}), result("c", "ok"))
-    assert text == "edit · a.ts · +1 −1 · ok · 2 chars"
+    assert text == "edit · a.ts · +1 −1"
 
 
 def test_a_non_zero_exit_is_an_error_with_its_code() -> None:

@@ -99,7 +99,7 @@ def test_a_codex_code_mode_script_is_shown_by_the_command_it_runs() -> None:
     """Codex's `exec` wrapping `tools.exec_command({cmd: …})` shows the command, not the JavaScript around it."""
     script = 'const r = await tools.exec_command({cmd:"git status --short\\ncargo test","workdir":"/w"}); text(r);'
     assert card(None, call("c", "exec", {"input": script}), result("c", "ok")) == \
-        "exec · git status --short cargo test · ok · 2 chars"
+        "exec · git status --short cargo test · 2 chars"
 
 
 def test_the_error_field_names_the_exception_not_the_traceback_banner() -> None:
