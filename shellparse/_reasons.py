@@ -7,13 +7,11 @@ in step). Messages are templates: ``{piece}`` is the text of the command the rea
 shortened to one line.
 """
 
-from __future__ import annotations
-
-import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
 from ._model import Span
+from ._patterns import lazy
 from ._results import Reason
 from ._vocabulary import REASON_CODES, Level, ReasonCode
 
@@ -183,7 +181,7 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
 
 
 _new = tuple.__new__
-_FIELD = re.compile(r"\{(\w+)\}")
+_FIELD = lazy(r"\{(\w+)\}")
 
 
 class _Wording(NamedTuple):

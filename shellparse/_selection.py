@@ -19,8 +19,6 @@ found by :func:`grammar_for`; path-taking linters have one too: ``ruff check .``
   contained in the failed one: every test ``monorepo_x`` selects, ``monorepo`` selects too).
 """
 
-from __future__ import annotations
-
 import posixpath
 from typing import Literal, NamedTuple
 

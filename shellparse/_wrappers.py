@@ -6,8 +6,6 @@ the command in the background. Shells (``bash -c``, ``pwsh -Command``, ``cmd /c`
 hand over a *string*, which is returned for the caller to parse and analyse in turn.
 """
 
-from __future__ import annotations
-
 import binascii
 from functools import lru_cache
 from typing import Literal, NamedTuple
