@@ -8,8 +8,6 @@ string, a script block) and by the position of that construct in its own script
 span of the text responsible.
 """
 
-from __future__ import annotations
-
 from types import MappingProxyType
 from typing import NamedTuple
 

@@ -17,6 +17,7 @@ from types import MappingProxyType
 from ._builtins import BASH_BUILTINS
 from ._model import Command, Statement, Word
 from ._options import set_changes, shopt_changes
+from ._patterns import lazy
 from ._reasons import reason
 from ._shellstate import ShellState, excerpt, word_text
 from ._status import always_succeeds, keeps_saved, zeroes
@@ -28,14 +29,14 @@ _POPD = frozenset({"popd", "pop-location"})
 _EXITS = frozenset({"exit", "return", "logout", "throw"})
 _SAME_SHELL = frozenset({"command", "builtin"})
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
-_INHERITED = re.compile(r"(?:^|[\s'\"])(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)(?:[=+\[%\s'\"]|$)")
+_INHERITED = lazy(r"(?:^|[\s'\"])(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)(?:[=+\[%\s'\"]|$)")
 _INHERITED_NAMES = ("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "BASH_FUNC_")
 _INHERITED_STARTS = frozenset("BES'\"")
 _SETTING = frozenset({"export", "declare", "typeset", "local", "readonly", "read", "printf", "mapfile", "readarray",
                       "getopts", "let", "unset"})
 """Builtins that set (or unset) the variables their arguments name."""
-_SHADOWING_ARRAYS = re.compile(r"^(BASH_ALIASES|BASH_CMDS)(?:\[([^]]*)\])?\+?=")
-_JOB = re.compile(r"^%\d*$|^%[%+-]$")
+_SHADOWING_ARRAYS = lazy(r"^(BASH_ALIASES|BASH_CMDS)(?:\[([^]]*)\])?\+?=")
+_JOB = lazy(r"^%\d*$|^%[%+-]$")
 _ACTING = frozenset({"alias", "hash", "enable", "trap", "kill", "mapfile", "readarray", "source", ".", "suspend",
                      "eval", "exec", *_EXITS})
 """Commands :func:`_anywhere` has something to say about (the others neither redefine nor end anything)."""

@@ -23,11 +23,10 @@ one must be present for the program to be a check (``black --check``), ``fix`` f
 a check also rewrite files (``eslint --fix``).
 """
 
-from __future__ import annotations
-
 import re
 from typing import Literal, NamedTuple
 
+from ._patterns import lazy
 from ._vocabulary import CheckKind
 
 FamilyStyle = Literal["program", "subcommand", "goals", "scripts", "tasks"]
@@ -298,7 +297,7 @@ PM_VALUE_OPTIONS = {
 }
 PM_DIR_OPTIONS = {"npm": ("--prefix", "-C"), "pnpm": ("-C", "--dir"), "yarn": ("--cwd",), "bun": ("--cwd",)}
 
-INTERPRETERS = re.compile(r"^(python|pypy)(\d+(\.\d+)*)?[tw]?$|^py$")
+INTERPRETERS = lazy(r"^(python|pypy)(\d+(\.\d+)*)?[tw]?$|^py$")
 SCRIPT_RUNNERS = frozenset({"node", "ruby", "php", "perl", "deno", "bun", "tsx", "ts-node", "jruby"})
 _PROGRAMS: dict[str, Family] = {}
 _MODULES: dict[str, Family] = {}
@@ -308,12 +307,12 @@ for _family in FAMILIES:
     for _module in _family.modules:
         _MODULES.setdefault(_module, _family)
 
-RUNNER_NAME = re.compile(r"^(?:tests?|run[-_]?tests?|runtests?)(?:\.[\w-]+)?$", re.IGNORECASE)
+RUNNER_NAME = lazy(r"^(?:tests?|run[-_]?tests?|runtests?)(?:\.[\w-]+)?$", re.IGNORECASE)
 """A test runner's own name, with any extension (``test``, ``run-tests.sh``, ``runtests.py``)."""
-TEST_MODULE = re.compile(r"^(?:test_\w+\.(?:py|rb)|\w+_test\.(?:py|rb|exs)|\w+_spec\.rb"
+TEST_MODULE = lazy(r"^(?:test_\w+\.(?:py|rb)|\w+_test\.(?:py|rb|exs)|\w+_spec\.rb"
                          r"|[\w.-]+\.(?:test|spec)\.[cm]?[jt]sx?)$")
 """A test module by its runner's naming convention (``test_api.py``, ``parser_test.rb``, ``a.spec.ts``)."""
-SCRIPTS_TEST = re.compile(r"(?:^|/)scripts/test[^/]*(?:/|$)")
+SCRIPTS_TEST = lazy(r"(?:^|/)scripts/test[^/]*(?:/|$)")
 """A script under ``scripts/test…`` (``scripts/test-e2e.sh``, ``scripts/tests/unit.sh``)."""
 
 
@@ -350,7 +349,7 @@ def kind_of(word: str, table: tuple[tuple[str, CheckKind], ...]) -> CheckKind | 
 
 NOT_CHECK_SUFFIXES = (":fix", "-fix", "_fix", ":watch", "-watch", ":update", "-update", ":write", "-write")
 """A script or task whose name ends so rewrites files or never ends (``lint:fix``, ``test:watch``)."""
-FORMAT_TASKS = re.compile(r"^(?:fmt|format|fix|prettier|autofix|(?:fmt|format|fix)[:_-].+"
+FORMAT_TASKS = lazy(r"^(?:fmt|format|fix|prettier|autofix|(?:fmt|format|fix)[:_-].+"
                           r"|.+[:_-](?:fix|write|fmt|format))$", re.IGNORECASE)
 """Task and script names that rewrite files (``mise run fmt``, ``just format``, ``lint-fix``): not
 checks but mutations. A checking name wins (``fmt:check`` is a lint check: :func:`script_kind` is
@@ -381,7 +380,7 @@ def strongest(kinds: list[CheckKind]) -> CheckKind | None:
 _MENTIONABLE = frozenset(p for f in FAMILIES for p in f.programs if len(p) > 3 and "." not in p and " " not in p)
 _MENTIONABLE_BEFORE_TEST = frozenset({"npm", "go", "cargo", "make"})  # `npm test`, `go test` …
 # A word of program-name characters not glued to a path or another word, and a ` test` after it.
-_CANDIDATE = re.compile(r"(?<![\w./-])[\w-]+(?: test(?![\w-]))?")
+_CANDIDATE = lazy(r"(?<![\w./-])[\w-]+(?: test(?![\w-]))?")
 
 
 def mentions(text: str) -> list[str]:
@@ -417,7 +416,7 @@ class Cosmetic(NamedTuple):
     until: frozenset[str] = frozenset()
     """Words that end the options the family's own program reads (``run`` and ``test`` for a
     package manager: what follows belongs to the script)."""
-    separated: Cosmetic | None = None
+    separated: "Cosmetic | None" = None
     """The cosmetic options after ``--`` (a test binary's, for ``cargo test -- --nocapture``); the
     ``--`` goes too when nothing is left after it."""
 

@@ -6,8 +6,6 @@ the way the shell does: pipes bind tighter than ``&&``/``||``, which bind tighte
 ``&`` and newline.
 """
 
-from __future__ import annotations
-
 from typing import Literal, NamedTuple
 
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word

@@ -1,9 +1,6 @@
 """From an unwrapped argv to "this is check X of kind K", using the family table."""
 
-from __future__ import annotations
-
 import posixpath
-import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -22,6 +19,7 @@ from ._families import (
     strongest,
 )
 from ._model import Word
+from ._patterns import lazy
 from ._tasks import task_check
 from ._vocabulary import CheckKind
 from ._wrappers import program_name
@@ -34,7 +32,7 @@ _SUBCOMMAND_REQUIRES = {
     ("terraform", "fmt"): ("-check", "--check"),
 }
 # `test -z "$(gofmt -l .)"`: the listing formatters exit 0 either way, so a check of their output is the check.
-_LISTING = re.compile(r'^"?\$\((gofmt|goimports|gofumpt|shfmt|prettier)(\s+[^()`$;&|]*)?\)"?$')
+_LISTING = lazy(r'^"?\$\((gofmt|goimports|gofumpt|shfmt|prettier)(\s+[^()`$;&|]*)?\)"?$')
 _LISTING_FLAGS = {"gofmt": "-l", "goimports": "-l", "gofumpt": "-l", "shfmt": "-l", "prettier": "--list-different"}
 # How a program is named in a statement when several names run the same tool.
 ALIASES = {

@@ -10,12 +10,11 @@ Every other environment assignment is kept: ``GOOS=windows go test ./...`` is no
 
 from __future__ import annotations
 
-import hashlib
-import re
-
 from ._families import COSMETIC_ENVIRONMENT, COSMETIC_OPTIONS, Cosmetic
+from ._patterns import lazy
+from ._sha import short_digest
 
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=")
+_ASSIGNMENT = lazy(r"^([A-Za-z_][A-Za-z0-9_]*)\+?=")
 
 
 def cosmetic_free(family: str, statement: tuple[str, ...]) -> tuple[str, ...]:
@@ -80,4 +79,4 @@ def digest(kind: str, directory: str | None, identity: str, environment: tuple[s
     text = f"{kind}\0{directory or ''}\0{identity}"
     if environment:
         text += "\0" + "\0".join(environment)
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return short_digest(text)

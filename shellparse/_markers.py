@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
+from ._patterns import lazy
+
 if TYPE_CHECKING:
     from ._results import Validation
 
@@ -114,7 +116,7 @@ at the start; outputs reach megabytes, and the middle of one is never read. An o
 below that (Claude Code at 30,000 characters)."""
 
 _META = frozenset(".^$*+?{}[]()|\\")
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\\\)")
+_ANSI = lazy(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\\\)")
 
 
 class _Floating(NamedTuple):

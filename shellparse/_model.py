@@ -12,8 +12,6 @@ The types are ``NamedTuple`` subclasses: immutable, hashable, and cheap to build
 creates many of them per command and start-up time matters for hooks).
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from ._vocabulary import CommandKind, OpaqueKind, Operator
@@ -66,7 +64,7 @@ class Opaque(NamedTuple):
     """``substitution``, ``process-substitution``, ``subexpression`` or ``script-block``."""
     span: Span
     """Where the construct is, delimiters included."""
-    body: Script | None
+    body: "Script | None"
     """The code inside, parsed; ``None`` when it could not be."""
 
 
@@ -95,7 +93,7 @@ class Command(NamedTuple):
     """Redirections attached to this command."""
     opaque: tuple[Opaque, ...]
     """Substitutions and script blocks found in the words, assignments and redirects."""
-    body: Script | None
+    body: "Script | None"
     """The statements inside a compound command, parsed as a script of their own."""
     span: Span
     """Where the command is, its redirects included."""

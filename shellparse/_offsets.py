@@ -7,13 +7,13 @@ of the *outermost* text, so a caret can be drawn under it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from itertools import accumulate
 
 from ._model import Span
+from ._patterns import lazy
 
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_NON_ASCII_RUN = lazy(r"[^\x00-\x7f]+")
 _STARTS_CHARACTER = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
 
 

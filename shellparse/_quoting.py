@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
-BASH_SPECIAL = re.compile(r"[\\'\"$`{]")
+from ._patterns import lazy
+
+BASH_SPECIAL = lazy(r"[\\'\"$`{]")
 """A character that may make a bash word's value differ from its text."""
-_BASH_PLAIN = re.compile(r"[^\\'\"$`{]+")
-_BASH_QUOTED_PLAIN = re.compile(r'[^"\\`$]+')
-_PWSH_SPECIAL = re.compile(r"[`'\"$\u2018\u2019\u201c\u201d]")
-_PWSH_VARIABLE = re.compile(r"\$(?:\{[^}]*\}|[A-Za-z_?^$][\w:]*)")
+_BASH_PLAIN = lazy(r"[^\\'\"$`{]+")
+_BASH_QUOTED_PLAIN = lazy(r'[^"\\`$]+')
+_PWSH_SPECIAL = lazy(r"[`'\"$\u2018\u2019\u201c\u201d]")
+_PWSH_VARIABLE = lazy(r"\$(?:\{[^}]*\}|[A-Za-z_?^$][\w:]*)")
 
 _ANSI_C = {
     "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",

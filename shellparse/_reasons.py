@@ -7,13 +7,11 @@ in step). Messages are templates: ``{piece}`` is the text of the command the rea
 shortened to one line.
 """
 
-from __future__ import annotations
-
-import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
 from ._model import Span
+from ._patterns import lazy
 from ._results import Reason
 from ._vocabulary import REASON_CODES, Level, ReasonCode
 
@@ -183,7 +181,7 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
 
 
 _new = tuple.__new__
-_FIELD = re.compile(r"\{(\w+)\}")
+_FIELD = lazy(r"\{(\w+)\}")
 
 
 class _Wording(NamedTuple):
@@ -205,15 +203,20 @@ def _wording(level: Level, template: str) -> _Wording:
     return _Wording(level, template, template, None, "")
 
 
-_WORDINGS: dict[str, dict[str, _Wording]] = {
-    code: {variant: _wording(info.level, template) for variant, template in info.messages.items()}
-    for code, info in REASONS.items()
-}
+_WORDINGS: dict[str, dict[str, _Wording]] = {}
+"""Each code's split templates, made when the code is first used (a command meets a few codes)."""
+
+
+def _wordings(code: ReasonCode) -> dict[str, _Wording]:
+    info = REASONS[code]
+    made = _WORDINGS[code] = {variant: _wording(info.level, template) for variant, template in info.messages.items()}
+    return made
 
 
 def reason(code: ReasonCode, span: Span | None, variant: str = "", **fields: str) -> Reason:
     """The reason ``code`` about ``span``, worded by its ``variant`` message with ``fields`` filled in."""
-    wording = _WORDINGS[code][variant]
+    wordings = _WORDINGS.get(code)
+    wording = (wordings if wordings is not None else _wordings(code))[variant]
     if wording.name is not None:
         text = wording.prefix + fields[wording.name] + wording.suffix
     elif fields:

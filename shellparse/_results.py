@@ -1,7 +1,5 @@
 """What :func:`shellparse.analyze` returns. Immutable, hashable, and plain to serialise."""
 
-from __future__ import annotations
-
 from typing import Any, NamedTuple
 
 from ._model import Span

@@ -19,11 +19,10 @@ found by :func:`grammar_for`; path-taking linters have one too: ``ruff check .``
   contained in the failed one: every test ``monorepo_x`` selects, ``monorepo`` selects too).
 """
 
-from __future__ import annotations
-
-import hashlib
 import posixpath
 from typing import Literal, NamedTuple
+
+from ._sha import short_digest
 
 TargetStyle = Literal["go", "path", "cargo", "same"]
 """How one target covers another: Go package patterns (``./...``), file-system paths and test
@@ -161,7 +160,7 @@ def selection(family: str, words: tuple[str, ...], context: str) -> Selection | 
     targets: list[str] = []
     filters: list[str] = []
     _read(grammar, args[len(grammar.runner) :], suite, targets, filters)
-    digest = hashlib.sha256("\0".join((context, *suite)).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    digest = short_digest("\0".join((context, *suite)))
     chosen = tuple(sorted(set(targets))) or grammar.default
     return Selection(digest, grammar.style, chosen, tuple(sorted(filters)))
 

@@ -8,8 +8,6 @@ may be grouped (``-ec``), ``-o``/``-O`` take the next word, ``--`` or ``-`` ends
 and the first other word is the command string (with ``-c``) or the script.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from ._model import Word

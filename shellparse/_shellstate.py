@@ -11,14 +11,14 @@ status masks it. :mod:`._commands` applies statements to a :class:`ShellState`.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
 from ._model import Command, Span, Word
+from ._patterns import lazy
 from ._results import Reason
 
-_DRIVE = re.compile(r"[A-Za-z]:")
+_DRIVE = lazy(r"[A-Za-z]:")
 _EVERY_NAME = "*"
 POSIX_SH = frozenset({"sh", "dash", "ash", "busybox"})
 """Shells that may not know ``set -o pipefail`` (dash exits on it)."""

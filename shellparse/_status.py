@@ -14,15 +14,16 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._builtins import BASH_BUILTINS
 from ._model import Command, Redirect, Word
+from ._patterns import lazy
 
 if TYPE_CHECKING:
     from ._shellstate import ShellState
 
 _LAST = frozenset({"$?", '"$?"', "${?}", '"${?}"'})
-_PIPESTATUS = re.compile(r'^"?\$(?:\{PIPESTATUS\[(\d+)\]\}|PIPESTATUS|\{PIPESTATUS\})"?$')
-_VARIABLE = re.compile(r'^"?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"?$')
-_FAILING_EXPANSION = re.compile(r"\$\{[^}]*\?")
-_PRINTF_FORMAT = re.compile(r"(?:[^%\\]|%%|%s|\\[nt\\])*")
+_PIPESTATUS = lazy(r'^"?\$(?:\{PIPESTATUS\[(\d+)\]\}|PIPESTATUS|\{PIPESTATUS\})"?$')
+_VARIABLE = lazy(r'^"?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"?$')
+_FAILING_EXPANSION = lazy(r"\$\{[^}]*\?")
+_PRINTF_FORMAT = lazy(r"(?:[^%\\]|%%|%s|\\[nt\\])*")
 _QUIET_TARGETS = frozenset({"/dev/null"})
 _DESCRIPTORS = frozenset({"0", "1", "2"})
 # Builtins that leave every variable but their arguments alone and cannot end the shell.
@@ -33,11 +34,11 @@ _QUIET_BUILTINS = frozenset({
 _IFS = frozenset({"IFS"})
 # Arithmetic that a variable's *value* can steer (`y='rc=0'; echo ${a[y]}` assigns `rc`): a subscript
 # that is not a literal index, `$((…))`, `$[…]`, a substring offset `${x:y}`.
-_ARITHMETIC = re.compile(r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\$\{[#!]?\w+:(?![-=?+])(?!\d+(?::\d+)?\})")
+_ARITHMETIC = lazy(r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\$\{[#!]?\w+:(?![-=?+])(?!\d+(?::\d+)?\})")
 # `declare -n r=rc` (a reference: `r=0` then assigns `rc`) and `declare -i x` (`x=rc=0` is arithmetic).
-_COMPARED = re.compile(r"(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)")
+_COMPARED = lazy(r"(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)")
 """``[[ A -eq B ]]`` evaluates both operands as arithmetic (``[ … ]`` does not)."""
-_ATTRIBUTES = re.compile(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)\s+(?:[^\s;&|]+\s+)*?[-+]\w*[nilaA]")
+_ATTRIBUTES = lazy(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)\s+(?:[^\s;&|]+\s+)*?[-+]\w*[nilaA]")
 _SUCCEEDING = frozenset({"true", ":", "echo", "printf", "exit", "popd"})
 _NAMING_BUILTINS = frozenset({"export", "readonly", "declare", "typeset", "local", "unset", "hash", "command", "wait"})
 Exit = Literal["last", "pipestatus", "variable", "zero", "code"]

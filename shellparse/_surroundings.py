@@ -5,10 +5,9 @@ child shell starts with, and the commands of a script read from standard input t
 
 from __future__ import annotations
 
-import re
-
 from ._findings import Finding
 from ._model import Command, Script, Statement, Word
+from ._patterns import lazy
 from ._reasons import reason
 from ._results import Reason
 from ._shellstate import ShellState, excerpt
@@ -18,7 +17,7 @@ from ._wrappers import Unwrapped
 STARTUP_FILES = (".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zlogin", ".zshrc",
                   "HOME=", "ZDOTDIR")
 """Startup files a login shell or zsh reads, and what moves them: a command line naming one may write it."""
-INHERITED = re.compile(r"(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)[+]?=")
+INHERITED = lazy(r"(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)[+]?=")
 
 
 

@@ -13,8 +13,6 @@ Two situations, decided by what the list itself guarantees:
 Anything else reports a status of its own, and masks.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from ._model import Command, Span, Statement

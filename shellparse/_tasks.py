@@ -10,8 +10,6 @@ options that move it into a directory, the words that ask for a task (``run``), 
 own commands (which are never tasks), and whether every word names a task.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 from ._families import Family, rewrites, script_kind, strongest

@@ -6,9 +6,6 @@ the command in the background. Shells (``bash -c``, ``pwsh -Command``, ``cmd /c`
 hand over a *string*, which is returned for the caller to parse and analyse in turn.
 """
 
-from __future__ import annotations
-
-import base64
 import binascii
 from functools import lru_cache
 from typing import Literal, NamedTuple
@@ -550,6 +547,8 @@ def _pwsh_command(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word
 def _encoded(word: Word, head: Word, wrappers: tuple[Word, ...], directories: tuple[Word, ...]) -> Unwrapped:
     """``pwsh -EncodedCommand B64``: base64 of UTF-16-LE text; every character points at the word."""
     try:
+        import base64  # only PowerShell encoded commands need it, and it costs start-up time
+
         decoded = base64.b64decode(word.value or "", validate=True).decode("utf-16-le")
     except (binascii.Error, UnicodeDecodeError, ValueError):
         return _problem(wrappers, directories, "the encoded command is not valid base64 UTF-16")

@@ -224,12 +224,12 @@ def test_the_advisor_host_and_witness_packet_load_no_sdk(tmp_path: Path) -> None
 
 def test_witness_check_imports_only_what_check_needs(tmp_path: Path) -> None:
     """A `witness check` process loads shellparse and its own modules: no SDK or server, no click, no
-    tracker or pydantic, nothing of `audit` or `hook`."""
+    tracker or pydantic, nothing of `audit` or `hook`, and not OpenSSL's `hashlib` or `base64`."""
     modules = modules_loaded(tmp_path, ["check", "--json", "--", "cd api && npm test 2>&1 | tail -5"])
     assert "advisor.cli._check" in modules and "shellparse._api" in modules
     others = ("click", "pydantic", "obligations", "orjson", "rich", "advisor.hosts", "advisor.ledger",
               "advisor.cli._audit", "advisor.cli._audit_report", "advisor.cli._hook", "advisor.cli._group",
-              "advisor.cli._consult", "advisor.cli._log")
+              "advisor.cli._consult", "advisor.cli._log", "hashlib", "base64")
     assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
 
 

@@ -3,9 +3,14 @@ semantic environment and a wrapper's choice of machine or toolchain do."""
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shellparse import analyze
+from shellparse._sha import short_digest
 
 SAME = [
     ["go test ./pkg", "go test ./pkg -v", "go test -count=1 ./pkg", "go test -v -count=1 -json ./pkg",
@@ -96,3 +101,10 @@ def test_keys_of_checks_without_cosmetics_or_environment_are_unchanged() -> None
     """A plain check's key is the digest it always was: snapshots and stored items keep matching."""
     validation = analyze("npm test").validation
     assert validation is not None and validation.key == "e7775a5830c6c274"
+
+
+@given(st.text())
+def test_validation_keys_are_the_sha256_digest_hashlib_gives(text: str) -> None:
+    """Keys come from the interpreter's own SHA-256 module, the same digest as `hashlib` for any text."""
+    expected = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    assert short_digest(text) == expected
