@@ -14,7 +14,6 @@ is found, one pass that follows parents in file order; memory grows with the aba
 
 from __future__ import annotations
 
-import mmap
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,8 @@ from ._lines import parse_line, read_lines
 _USER = b'"user"'
 """In every user entry (``"type":"user"``, however the JSON is spaced); the entry is parsed to be sure."""
 _TOOL_RESULT = b'"tool_use_id"'
+_CHUNK = 1 << 22
+"""Bytes read at a time when looking for prompts."""
 
 Select = Callable[[int, dict[str, Any]], bool]
 
@@ -63,23 +64,33 @@ def _replaced_prompts(path: Path) -> list[str]:
 
 
 def _prompts(path: Path) -> list[dict[str, Any]]:
-    """The user entries that are not tool results, found without parsing any other line."""
+    """The user entries that are not tool results, found without parsing any other line. The file is
+    read in chunks rather than mapped: a mapping's touched pages count in the process's resident size,
+    which would then grow with the transcript."""
     found: list[dict[str, Any]] = []
     try:
         with path.open("rb") as handle:
-            if path.stat().st_size == 0:
-                return found
-            with mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as data:
-                position = data.find(_USER)
-                while position >= 0:
-                    start = data.rfind(b"\n", 0, position) + 1
-                    end = data.find(b"\n", position)
-                    end = len(data) if end < 0 else end
-                    if data.find(_TOOL_RESULT, start, end) < 0:  # most user lines are results: not copied
-                        entry = parse_line(0, data[start:end]).entry
-                        if entry is not None and entry.get("type") == "user":
-                            found.append(entry)
-                    position = data.find(_USER, end)
-    except (OSError, ValueError):
+            rest = b""
+            while chunk := handle.read(_CHUNK):
+                data = rest + chunk
+                whole = data.rfind(b"\n") + 1  # whole lines only; a cut line waits for the next chunk
+                _scan(data, whole, found)
+                rest = data[whole:]
+            _scan(rest, len(rest), found)
+    except OSError:
         return []  # unreadable here: the replay reports it
     return found
+
+
+def _scan(data: bytes, limit: int, found: list[dict[str, Any]]) -> None:
+    """Add the prompts among the lines of ``data[:limit]`` to ``found``."""
+    position = data.find(_USER, 0, limit)
+    while position >= 0:
+        start = data.rfind(b"\n", 0, position) + 1
+        end = data.find(b"\n", position, limit)
+        end = limit if end < 0 else end
+        if data.find(_TOOL_RESULT, start, end) < 0:  # most user lines are results: not copied
+            entry = parse_line(0, data[start:end]).entry
+            if entry is not None and entry.get("type") == "user":
+                found.append(entry)
+        position = data.find(_USER, end, limit)
