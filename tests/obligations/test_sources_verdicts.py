@@ -8,8 +8,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from obligations import ToolCompleted, ToolDispatched, UserMessage, audit
-from obligations.sources import open_transcript
+from obligations.sources import _claude_branch, open_transcript
 from tests.obligations.test_sources_formats import bash, claude, result
 from tests.obligations.test_sources_pi import pi, pi_header, pi_result, pi_user
 from tests.obligations.transcript_files import (
@@ -56,6 +58,17 @@ def test_claude_rewind_replays_only_the_active_branch(tmp_path: Path) -> None:
     assert [e.call_id for e in events if isinstance(e, ToolDispatched)] == ["t2"]
     prompts = [e.text for e in events if isinstance(e, UserMessage)]
     assert prompts == ["make the tests pass", "no: run the linter instead"]
+    assert transcript.report.abandoned == 3
+
+
+@pytest.mark.parametrize("chunk", [7, 64, 1 << 22], ids=["tiny", "a line's length", "default"])
+def test_claude_rewind_is_found_whatever_the_read_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                        chunk: int) -> None:
+    """The prompts are looked for in chunks: a prompt line cut across chunks is still found, so the rewind is too."""
+    monkeypatch.setattr(_claude_branch, "_CHUNK", chunk)
+    transcript = open_transcript(write_jsonl(tmp_path / "rewound.jsonl", rewound(rewind=True)))
+    events = list(transcript.events())
+    assert [e.call_id for e in events if isinstance(e, ToolDispatched)] == ["t2"]
     assert transcript.report.abandoned == 3
 
 
