@@ -20,7 +20,11 @@ class _Lazy:
         self._source = (pattern, flags)
 
     def __getattr__(self, name: str) -> Any:
-        # Only called for attributes not yet set: the first use compiles and keeps the answer.
+        # Only called for attributes not yet set: the first use compiles and keeps the answer. A
+        # private name is never a pattern's method (and a copy made without __init__ asks for
+        # `_source` itself, which must not recurse).
+        if name.startswith("_"):
+            raise AttributeError(name)
         value = getattr(re.compile(*self._source), name)
         setattr(self, name, value)
         return value
