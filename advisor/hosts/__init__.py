@@ -27,17 +27,19 @@ if TYPE_CHECKING:
 
     from ._advise import Advice, Trigger, advise
     from ._answers import StopAnswer, StopBlock, StopRelease
-    from ._blocks import BlockCounter, BlockKey, state_dir
+    from ._blocks import BlockCounter, BlockKey
     from ._payloads import HookInput, StopInput
     from ._reviewed import ReviewedStates
     from ._sessions import CALL_WAIT, CallingSession, calling_session, project_folder
     from ._settings import pipe_policy
+    from ._state import KEPT_DAYS, state_dir
     from ._stop import answer_stop
     from ._vocabulary import Host
 
 __all__ = [
     "CALL_WAIT",
     "HOSTS",
+    "KEPT_DAYS",
     "MAX_INPUT_BYTES",
     "STOP_EVENTS",
     "Advice",
@@ -70,7 +72,7 @@ def __getattr__(name: str) -> Any:
         from . import _advise as module
     elif name in ("StopAnswer", "StopBlock", "StopRelease"):
         from . import _answers as module
-    elif name in ("BlockCounter", "BlockKey", "state_dir"):
+    elif name in ("BlockCounter", "BlockKey"):
         from . import _blocks as module
     elif name in ("HookInput", "StopInput"):
         from . import _payloads as module
@@ -80,6 +82,8 @@ def __getattr__(name: str) -> Any:
         from . import _sessions as module
     elif name == "pipe_policy":
         from . import _settings as module
+    elif name in ("KEPT_DAYS", "state_dir"):
+        from . import _state as module
     elif name == "answer_stop":
         from . import _stop as module
     elif name == "Host":

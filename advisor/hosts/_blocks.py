@@ -2,7 +2,7 @@
 
 Hosts do not reliably report ``stop_hook_active`` (Claude Code has sent ``false`` across re-fires
 of one turn), so the hook counts its own blocks: one small JSON file per host and session under
-``$WITNESS_HOME/hooks/``, holding a count per agent (the session's main agent and each
+``$WITNESS_HOME/hooks/`` (see :mod:`._state`), holding a count per agent (the session's main agent and each
 sub-agent), each for the task it was counted in. A sub-agent's stops never spend its parent's
 budget, and a parent and a sub-agent in different tasks never reset each other's counts.
 
@@ -14,12 +14,10 @@ under one lock (``filelock``), and the new file replaces the old atomically.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from advisor._home import witness_home
+from ._state import session_file, state_dir, write_state
 
 LOCK_TIMEOUT = 5.0
 """Seconds a hook waits for another hook's update before it gives up counting (each takes a few
@@ -27,11 +25,6 @@ milliseconds)."""
 AGENTS_KEPT = 64
 """Agents whose counts a session's file keeps; the longest unchanged are forgotten first."""
 _VERSION = 2
-
-
-def state_dir() -> Path:
-    """Where the block counts are kept (see :func:`advisor._home.witness_home`)."""
-    return witness_home() / "hooks"
 
 
 class BlockKey(NamedTuple):
@@ -58,8 +51,7 @@ class BlockCounter:
 
     def path(self, key: BlockKey) -> Path:
         """The file that holds the counts of ``key``'s session."""
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{key.host}-{key.session}")[:200]
-        return self.folder / f"{safe}.json"
+        return session_file(self.folder, key)
 
     def count(self, key: BlockKey, limit: int) -> int | None:
         """Count one more block of ``key``'s agent in its task; ``None`` once ``limit`` is reached.
@@ -81,7 +73,7 @@ class BlockCounter:
             agents[key.agent] = {"task": key.task, "blocks": blocks + 1}  # last: the most recently changed
             while len(agents) > AGENTS_KEPT:
                 agents.pop(next(iter(agents)))
-            write_json(path, {"version": _VERSION, "agents": agents})
+            write_state(path, {"version": _VERSION, "agents": agents})
         return blocks + 1
 
 
@@ -97,12 +89,3 @@ def _read(path: Path) -> dict[str, dict[str, Any]]:
     return {name: entry for name, entry in agents.items() if isinstance(entry, dict)
             and isinstance(entry.get("task"), str) and isinstance(entry.get("blocks"), int)}
 
-
-def write_json(path: Path, state: dict[str, Any]) -> None:
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as handle:
-        json.dump(state, handle)
-    try:
-        os.replace(handle.name, path)
-    except OSError:
-        os.unlink(handle.name)
-        raise

@@ -3,7 +3,7 @@
 A state is the review request's digest: the ledger as the advisor would read it, byte for byte. A
 stop with nothing new since the last review (the host calling its Stop hook again, two copies of
 the hook, a stop straight after a released one) has the same digest, and is not reviewed again.
-One small JSON file per host and session under ``$WITNESS_HOME/hooks/``, changed under a lock
+One small JSON file per host and session under ``$WITNESS_HOME/hooks/`` (see :mod:`._state`), changed under a lock
 (hooks run concurrently), replaced atomically.
 """
 
@@ -13,7 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ._blocks import BlockKey, state_dir, write_json
+from ._blocks import BlockKey
+from ._state import session_file, state_dir, write_state
 
 LOCK_TIMEOUT = 5.0
 """Seconds to wait for another hook's update."""
@@ -33,8 +34,7 @@ class ReviewedStates:
 
     def path(self, key: BlockKey) -> Path:
         """The file of ``key``'s session."""
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{key.host}-{key.session}")[:200]
-        return self.folder / f"reviewed-{safe}.json"
+        return session_file(self.folder, key, prefix="reviewed-")
 
     def claim(self, key: BlockKey, state: str) -> bool:
         """Record that ``key``'s agent is reviewed in ``state``; ``False`` if it already was.
@@ -51,7 +51,7 @@ class ReviewedStates:
                 agents[key.agent] = seen
                 return False
             agents[key.agent] = [*seen, state][-KEPT:]
-            write_json(path, {"version": _VERSION, "agents": agents})
+            write_state(path, {"version": _VERSION, "agents": agents})
         return True
 
 

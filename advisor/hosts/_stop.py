@@ -19,10 +19,11 @@ from advisor.errors import ConfigError
 from obligations import Item, block_reason, release_message
 
 from ._answers import StopAnswer, StopBlock, StopRelease
-from ._blocks import BlockCounter, BlockKey, state_dir
+from ._blocks import BlockCounter, BlockKey
 from ._payloads import StopInput
 from ._replay import Replayed, Unjudged, replay
 from ._settings import HookSettings, hook_settings
+from ._state import state_dir
 
 
 def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | None = None,

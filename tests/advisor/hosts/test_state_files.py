@@ -1,0 +1,72 @@
+"""The Stop hook's state files do not pile up: a session's files go once no hook has changed them
+for the kept days, and nothing else in the folder is touched."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from advisor.hosts import KEPT_DAYS, BlockCounter, BlockKey, ReviewedStates
+from tests.advisor.hosts.hook_sessions import decision, hook, parent_while_delegating, stop
+
+DAY = 86_400
+
+
+def _age(path: Path, days: float) -> Path:
+    then = time.time() - days * DAY
+    os.utime(path, (then, then))
+    return path
+
+
+def _old_session_files(folder: Path) -> tuple[Path, Path]:
+    old = BlockKey("claude-code", "old", "main", "t")
+    BlockCounter(folder).count(old, 3)
+    ReviewedStates(folder).claim(old, "digest")
+    return (_age(BlockCounter(folder).path(old), KEPT_DAYS + 1),
+            _age(ReviewedStates(folder).path(old), KEPT_DAYS + 1))
+
+
+def test_a_new_sessions_first_count_removes_stale_sessions_files(tmp_path: Path) -> None:
+    """Counting a new session's first block removes another session's counts and reviewed states unchanged for
+    longer than the kept days, and keeps a session changed within them."""
+    counts, reviewed = _old_session_files(tmp_path)
+    recent = BlockKey("codex", "recent", "main", "t")
+    BlockCounter(tmp_path).count(recent, 3)
+    recent_file = _age(BlockCounter(tmp_path).path(recent), KEPT_DAYS - 1)
+    BlockCounter(tmp_path).count(BlockKey("claude-code", "new", "main", "t"), 3)
+    assert not counts.exists() and not reviewed.exists()
+    assert recent_file.exists()
+
+
+def test_only_state_files_are_removed(tmp_path: Path) -> None:
+    """Locks, other files and folders in the state folder are left alone however old they are."""
+    _old_session_files(tmp_path)
+    others = [tmp_path / "counts.lock", tmp_path / "notes.txt", tmp_path / "kept.json.tmp"]
+    for path in others:
+        if not path.exists():
+            path.write_text("x")
+        _age(path, KEPT_DAYS * 10)
+    (tmp_path / "folder.json").mkdir()
+    ReviewedStates(tmp_path).claim(BlockKey("codex", "new", "main", "t"), "digest")
+    assert all(path.exists() for path in others) and (tmp_path / "folder.json").is_dir()
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["folder.json", "reviewed-codex-new.json"]
+
+
+def test_a_sessions_own_old_file_is_read_before_it_could_go(tmp_path: Path) -> None:
+    """A session resumed after a long pause keeps counting in its own file (it is only replaced, never
+    removed first): its next block is the one after those already counted."""
+    key = BlockKey("claude-code", "paused", "main", "t")
+    counter = BlockCounter(tmp_path)
+    assert counter.count(key, 3) == 1
+    _age(counter.path(key), KEPT_DAYS + 5)
+    assert counter.count(key, 3) == 2
+
+
+def test_the_stop_hook_prunes_as_it_counts(tmp_path: Path) -> None:
+    """A real `witness hook` Stop that blocks a new session removes the stale files of an old one."""
+    counts, reviewed = _old_session_files(tmp_path / "hooks")
+    _, answer, _ = hook(stop(parent_while_delegating(tmp_path)), tmp_path)
+    assert decision(answer) == "block"
+    assert not counts.exists() and not reviewed.exists()
+    assert [p.name for p in (tmp_path / "hooks").glob("*.json")] == ["claude-code-s-1.json"]
