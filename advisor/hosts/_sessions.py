@@ -12,7 +12,9 @@ Measured on the real hosts (``docs/hosts-findings.md``):
   ``_meta.threadId`` (the session: its rollout file ends in ``-<thread id>.jsonl``) and
   ``_meta.callId`` (the ``function_call``'s ``call_id``, already in the rollout).
 
-A transcript is taken as the caller's only when it holds the call's own id — waiting a little
+A transcript is taken as the caller's only when it holds the call's own id as the call's own
+field (``"id"`` of Claude Code's ``tool_use`` block, ``"call_id"`` of Codex's ``function_call``;
+an id that only appears quoted in some output, JSON-escaped, does not count) — waiting a little
 for a host that writes it late — so a call is never answered from another session's file, not
 even with two sessions in one directory, nor after Claude Code's ``/clear`` started a new session
 in the same process. When nothing says which session called, :class:`~advisor.errors.SessionNotFound`
@@ -110,7 +112,7 @@ def _claude(call: str, env: Mapping[str, str], cwd: str, wait: float) -> Calling
             if session else []
         return list(dict.fromkeys([*own, *_recent(folder)]))[:MAX_CANDIDATES]
 
-    found = _search(candidates, call, wait)
+    found = _search(candidates, _field("id", call), wait)
     if found is None:
         raise SessionNotFound(f"no Claude Code transcript under {folder} holds the call {call} (looked for "
                               f"{wait:g} s), so witness cannot tell which session is asking")
@@ -171,7 +173,7 @@ def _codex(thread: str, call: str, env: Mapping[str, str], meta: Mapping[str, An
     def candidates() -> list[Path]:
         return [*sorted((home / "sessions").glob(f"*/*/*/{name}")), *_held_open(f"-{thread}.jsonl")]
 
-    found = _search(candidates, call, wait)
+    found = _search(candidates, _field("call_id", call), wait)
     if found is None:
         raise SessionNotFound(f"no Codex rollout of thread {thread} under {home / 'sessions'} holds the call {call} "
                               "(if CODEX_HOME is not ~/.codex, pass it to the server: env_vars = [\"CODEX_HOME\"])")
@@ -213,15 +215,22 @@ def _codex_cwd(path: Path) -> str | None:
     return cwd if isinstance(cwd, str) else None
 
 
-def _search(candidates: Callable[[], list[Path]], call: str, wait: float) -> Path | None:
-    """The first of ``candidates()`` (asked again each round, as files appear) that holds ``call``,
-    waiting up to ``wait`` seconds; each file is read once, then only what is added to it."""
-    needle = call.encode()
+def _field(key: str, call: str) -> tuple[bytes, ...]:
+    """The call's id as the value of ``key`` in a JSON line: compact, as the hosts write it, or spaced.
+
+    Inside a string (a tool's output that quotes a transcript) the quotes are escaped, so the id a
+    session merely printed is not taken for a call of its own."""
+    return (f'"{key}":"{call}"'.encode(), f'"{key}": "{call}"'.encode())
+
+
+def _search(candidates: Callable[[], list[Path]], needles: tuple[bytes, ...], wait: float) -> Path | None:
+    """The first of ``candidates()`` (asked again each round, as files appear) that holds one of
+    ``needles``, waiting up to ``wait`` seconds; each file is read once, then only what is added to it."""
     scanners: dict[Path, _Scanner] = {}
     until = time.monotonic() + wait
     while True:
         for path in candidates():
-            scanner = scanners.setdefault(path, _Scanner(path, needle))
+            scanner = scanners.setdefault(path, _Scanner(path, needles))
             if scanner.holds():
                 return path
         if time.monotonic() + POLL > until:
@@ -230,11 +239,13 @@ def _search(candidates: Callable[[], list[Path]], call: str, wait: float) -> Pat
 
 
 class _Scanner:
-    """Looks for a byte string in a growing file, reading each byte once (a transcript can be large)."""
+    """Looks for any of some byte strings in a growing file, reading each byte once (a transcript can be large)."""
 
-    def __init__(self, path: Path, needle: bytes) -> None:
+    def __init__(self, path: Path, needles: tuple[bytes, ...]) -> None:
         self.path = path
-        self.needle = needle
+        self.needles = needles
+        self.keep = max(map(len, needles)) - 1
+        """Bytes of a chunk's end carried into the next, so a needle cut across two reads is found."""
         self.offset = 0
         self.carry = b""
 
@@ -247,10 +258,10 @@ class _Scanner:
                 chunks: Iterable[bytes] = iter(lambda: handle.read(1 << 20), b"")
                 for chunk in chunks:
                     window = self.carry + chunk
-                    if self.needle in window:
+                    if any(needle in window for needle in self.needles):
                         return True
                     self.offset += len(chunk)
-                    self.carry = window[-(len(self.needle) - 1):] if len(self.needle) > 1 else b""
+                    self.carry = window[-self.keep:] if self.keep else b""
         except OSError:
             return False
         return False

@@ -3,7 +3,9 @@ two sessions in one directory; and no session's at all when that cannot be told.
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +118,18 @@ def test_a_fifo_named_like_a_transcript_does_not_block_the_lookup(home: Home) ->
     found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env("bbbbbbbb-2"),
                             cwd=str(home.project), wait=0)
     assert found.transcript == path
+
+
+def test_a_session_that_only_quotes_the_call_id_is_not_the_caller(home: Home) -> None:
+    """A newer session of the project whose tool output quotes the calling transcript (the call's id inside a
+    JSON string) is passed over: the call is answered from the session whose `tool_use` block has that id."""
+    failing, calls = home.claude_session("aaaaaaaa-1", FAILING)
+    quoter, _ = home.claude_session("bbbbbbbb-2", CLEAN)
+    with quoter.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_x", "content": failing.read_text()}]}}) + "\n")
+    a_minute_ago = time.time() - 60
+    os.utime(failing, (a_minute_ago, a_minute_ago))  # older than the quoting session, so searched after it
+    found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env(None), cwd=str(home.project),
+                            wait=0)
+    assert found.transcript == failing and found.session_id == "aaaaaaaa-1"
