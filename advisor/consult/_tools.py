@@ -77,12 +77,13 @@ _MORE = {"advisor_expand": "expand fewer ids at a time", "read": "read with offs
          "ls": "list a subdirectory", "git_diff": "give git_diff a path to narrow it"}
 
 
-def investigation_tools(settings: ConsultSettings) -> tuple[ToolSpec, ...]:
+def investigation_tools(settings: ConsultSettings, *, workspace: bool = True) -> tuple[ToolSpec, ...]:
     """The declarations a consultation sends: none when ``max_rounds`` is 0, only
-    ``advisor_expand`` without repository tools, else all six, always in this order."""
+    ``advisor_expand`` without repository tools or without a ``workspace`` to look at (a tool
+    that can only refuse would spend the advisor's rounds), else all six, always in this order."""
     if settings.max_rounds == 0:
         return ()
-    return (EXPAND, *_REPO_TOOLS) if settings.repo_tools else (EXPAND,)
+    return (EXPAND, *_REPO_TOOLS) if settings.repo_tools and workspace else (EXPAND,)
 
 
 class ToolOutcome(Frozen):
@@ -124,8 +125,8 @@ class Investigation:
         self._redact = redact
 
     def declarations(self) -> tuple[ToolSpec, ...]:
-        """The tools declared to the advisor."""
-        return investigation_tools(self.settings)
+        """The tools declared to the advisor (no workspace tools without a workspace)."""
+        return investigation_tools(self.settings, workspace=self.workspace is not None)
 
     def run(self, call: ToolCall) -> ToolOutcome:
         """Carry out one call; every failure is an error result."""

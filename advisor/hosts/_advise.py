@@ -63,7 +63,8 @@ async def advise(ledger: Ledger, *, workspace: Path | None, trigger: Trigger, re
     settings = load_consult_settings()
     if timeout is not None:
         settings = settings.model_copy(update={"timeout": max(1.0, min(settings.timeout, timeout))})
-    compiled = ledger.compile(question=question, review=trigger == "completion", tools=investigation_tools(settings))
+    tools = investigation_tools(settings, workspace=workspace is not None)
+    compiled = ledger.compile(question=question, review=trigger == "completion", tools=tools)
     if not compiled.fits:
         return Advice(None, f"the task and the most recent work take {compiled.tokens} tokens, more than the "
                             "ledger's token budget")

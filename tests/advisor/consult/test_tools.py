@@ -74,6 +74,16 @@ def test_declarations_are_the_six_read_only_tools() -> None:
         [t.model_dump() for t in investigation_tools(ConsultSettings())])
 
 
+def test_a_consultation_without_a_workspace_declares_only_expand() -> None:
+    """With no workspace to look at, only `advisor_expand` is declared (a tool that can only refuse would spend
+    the advisor's rounds), and a workspace tool called anyway is refused, not run."""
+    investigation = Investigation(None, expand=CARDS.get, settings=ConsultSettings())
+    assert [tool.name for tool in investigation.declarations()] == ["advisor_expand"]
+    assert investigation_tools(ConsultSettings(), workspace=False) == investigation.declarations()
+    refused = investigation.run(_call("read", path="README.md"))
+    assert refused.is_error and "no workspace" in refused.text
+
+
 def test_expand(repo: Path) -> None:
     """Cards expand verbatim, `#` stripped; unknown ids say not found without an error (EXP-2, 3, 4)."""
     found = _run(repo, _call("advisor_expand", ids=["#r1", "nope"]))
