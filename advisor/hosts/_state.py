@@ -21,7 +21,9 @@ from advisor._home import witness_home
 KEPT_DAYS = 30
 """Days a session's state file is kept after its last change."""
 STATE_SUFFIX = ".json"
-"""What every state file's name ends with (locks and temporary files end otherwise)."""
+"""What every state file's name ends with (locks end otherwise)."""
+_TEMPORARY_SUFFIX = ".tmp"
+"""A state file being written; one this old was left by a hook killed while writing it."""
 
 
 class SessionKey(Protocol):
@@ -48,7 +50,8 @@ def write_state(path: Path, state: dict[str, Any], *, kept_days: float = KEPT_DA
     """Replace ``path`` with ``state`` atomically; a new session's file first removes the stale ones."""
     if not path.exists():
         remove_stale(path.parent, kept_days=kept_days)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as handle:
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=_TEMPORARY_SUFFIX,
+                                     encoding="utf-8") as handle:
         json.dump(state, handle)
     try:
         os.replace(handle.name, path)
@@ -60,7 +63,7 @@ def write_state(path: Path, state: dict[str, Any], *, kept_days: float = KEPT_DA
 def remove_stale(folder: Path, *, kept_days: float = KEPT_DAYS) -> list[Path]:
     """Remove the state files in ``folder`` unchanged for ``kept_days``; the removed ones.
 
-    Only regular files named like state files go; a file another hook removes first, or one that
+    Only regular files named like state files (or their abandoned temporary copies) go; a file another hook removes first, or one that
     cannot be removed, is left to a later call (the caller holds its own lock, not every kind's)."""
     cutoff = time.time() - kept_days * 86_400
     removed: list[Path] = []
@@ -70,7 +73,7 @@ def remove_stale(folder: Path, *, kept_days: float = KEPT_DAYS) -> list[Path]:
         return removed
     for entry in entries:
         try:
-            if (entry.name.endswith(STATE_SUFFIX) and entry.is_file(follow_symlinks=False)
+            if (entry.name.endswith((STATE_SUFFIX, _TEMPORARY_SUFFIX)) and entry.is_file(follow_symlinks=False)
                     and entry.stat(follow_symlinks=False).st_mtime < cutoff):
                 os.unlink(entry.path)
                 removed.append(Path(entry.path))

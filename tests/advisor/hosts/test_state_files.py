@@ -40,9 +40,13 @@ def test_a_new_sessions_first_count_removes_stale_sessions_files(tmp_path: Path)
 
 
 def test_only_state_files_are_removed(tmp_path: Path) -> None:
-    """Locks, other files and folders in the state folder are left alone however old they are."""
+    """Locks, other files and folders in the state folder are left alone however old they are; an old
+    temporary copy (a hook killed while writing) goes with the stale state files."""
     _old_session_files(tmp_path)
-    others = [tmp_path / "counts.lock", tmp_path / "notes.txt", tmp_path / "kept.json.tmp"]
+    abandoned = tmp_path / "tmpa1b2c3.tmp"
+    abandoned.write_text("{")
+    _age(abandoned, KEPT_DAYS + 1)
+    others = [tmp_path / "counts.lock", tmp_path / "notes.txt", tmp_path / "kept.json.bak"]
     for path in others:
         if not path.exists():
             path.write_text("x")
@@ -50,6 +54,7 @@ def test_only_state_files_are_removed(tmp_path: Path) -> None:
     (tmp_path / "folder.json").mkdir()
     ReviewedStates(tmp_path).claim(BlockKey("codex", "new", "main", "t"), "digest")
     assert all(path.exists() for path in others) and (tmp_path / "folder.json").is_dir()
+    assert not abandoned.exists()
     assert sorted(p.name for p in tmp_path.glob("*.json")) == ["folder.json", "reviewed-codex-new.json"]
 
 
