@@ -63,8 +63,9 @@ def write_state(path: Path, state: dict[str, Any], *, kept_days: float = KEPT_DA
 def remove_stale(folder: Path, *, kept_days: float = KEPT_DAYS) -> list[Path]:
     """Remove the state files in ``folder`` unchanged for ``kept_days``; the removed ones.
 
-    Only regular files named like state files (or their abandoned temporary copies) go; a file another hook removes first, or one that
-    cannot be removed, is left to a later call (the caller holds its own lock, not every kind's)."""
+    Only regular files named like state files (or their abandoned temporary copies) go; a file
+    another hook removes first, or one that cannot be removed, is left to a later call (the caller
+    holds its own lock, not every kind's)."""
     cutoff = time.time() - kept_days * 86_400
     removed: list[Path] = []
     try:
