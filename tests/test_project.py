@@ -280,7 +280,8 @@ def test_a_grammar_loads_directly_or_through_its_package_alike(monkeypatch: pyte
     no_file = _grammars._binding("tree_sitter_bash")
     monkeypatch.undo()
     monkeypatch.setattr("importlib.machinery.PathFinder.find_spec", lambda *_args, **_kwargs: None)
-    not_found = _grammars._binding("tree_sitter_bash")
+    not_found = _grammars._binding("tree_sitter_bash")  # (already imported: the import finds it loaded)
+    monkeypatch.undo()
     assert no_file.__name__ == not_found.__name__ == "tree_sitter_bash"
     assert tree(direct) == tree(no_file) == tree(not_found)
 
