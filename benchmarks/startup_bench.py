@@ -11,8 +11,14 @@ interpreter (`python -c pass`, target for `witness check`: at most 3x), in two c
 
 The commands: `witness check -- 'cd api && npm test 2>&1 | tail -20'`; `witness hook claude-code`
 answering a `PostToolUse` call (what a host sends after every tool call); and a `Stop` call
-that replays `examples/session.jsonl`. With ``--importtime`` it also lists the modules whose
-import costs the check and PostToolUse processes most (``python -X importtime``).
+that replays `examples/session.jsonl`. Beside them, the floor no analysing process goes below:
+an interpreter that loads tree-sitter (whose package imports ``typing``, and its binding ``re``)
+and the bash grammar, and parses the command. With ``--importtime`` it also lists the modules
+whose import costs the check and PostToolUse processes most (``python -X importtime``).
+
+Without bytecode, most of the check's time is compiling its modules: the report ends with how
+long that takes (every module the check loads, compiled from source in this process, the best
+of several rounds), per thousand lines, against what 3x leaves for it.
 
     .venv/bin/python benchmarks/startup_bench.py [--runs 40] [--importtime]
 """
@@ -38,8 +44,21 @@ POST_TOOL_USE = json.dumps({"hook_event_name": "PostToolUse", "session_id": "ben
                             "transcript_path": "/nonexistent.jsonl"}).encode()
 STOP = json.dumps({"hook_event_name": "Stop", "session_id": "bench", "stop_hook_active": False,
                    "transcript_path": str(ROOT / "examples" / "session.jsonl")}).encode()
+FLOOR = """
+import importlib.machinery, os, tree_sitter
+spec = importlib.machinery.PathFinder.find_spec("tree_sitter_bash")
+path = next(os.path.join(folder, "_binding" + suffix) for folder in spec.submodule_search_locations
+            for suffix in importlib.machinery.EXTENSION_SUFFIXES
+            if os.path.exists(os.path.join(folder, "_binding" + suffix)))
+loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
+grammar = loader.create_module(importlib.machinery.ModuleSpec(loader.name, loader, origin=path))
+loader.exec_module(grammar)
+tree_sitter.Parser(tree_sitter.Language(grammar.language())).parse(b"cd api && npm test 2>&1 | tail -20")
+"""
+"""tree-sitter and the bash grammar, loaded as ``shellparse`` loads them, parsing the check's command."""
 COMMANDS: dict[str, tuple[list[str], bytes | None]] = {
     "python -c pass": ([sys.executable, "-c", "pass"], None),
+    "floor: tree-sitter + grammar": ([sys.executable, "-c", FLOOR], None),
     "witness check": ([WITNESS, "check", "--", "cd api && npm test 2>&1 | tail -20"], None),
     "witness hook (PostToolUse)": ([WITNESS, "hook", "claude-code"], POST_TOOL_USE),
     "witness hook (Stop)": ([WITNESS, "hook", "claude-code"], STOP),
@@ -66,13 +85,38 @@ def source_only_copy(folder: Path) -> None:
         shutil.copytree(ROOT / package, folder / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-def report(title: str, env: dict[str, str], runs: int) -> None:
+def report(title: str, env: dict[str, str], runs: int) -> float:
+    """Print the medians and their ratios; return the bare interpreter's median."""
     found = medians(env, runs)
     bare = found["python -c pass"]
     print(title)
     for name, milliseconds in found.items():
         ratio = "" if name == "python -c pass" else f"  {milliseconds / bare:5.2f}x"
         print(f"  {name:<28} {milliseconds:7.1f} ms{ratio}")
+    return bare
+
+
+def compile_cost(env: dict[str, str], bare: float, rounds: int = 5) -> None:
+    """How long compiling the modules of ours that `witness check` loads takes, in this process."""
+    argv, _ = COMMANDS["witness check"]
+    listing = ("import sys; from advisor.cli import main; main(sys.argv[1:]); "
+               "sys.stderr.write('\\n'.join(m.__file__ for m in list(sys.modules.values()) "
+               f"if getattr(m, '__file__', None) and m.__name__.split('.')[0] in {PACKAGES!r}))")
+    done = subprocess.run([sys.executable, "-c", listing, *argv[1:]], env=env, capture_output=True, check=False)
+    files = [line for line in done.stderr.decode().splitlines() if line.endswith(".py")]
+    sources = [(path, Path(path).read_text(encoding="utf-8")) for path in files]
+    lines = sum(text.count("\n") for _, text in sources)
+    best = min(_compile_all(sources) for _ in range(rounds)) * 1000
+    print(f"  compiling the {len(sources)} modules of ours `witness check` loads ({lines:,} lines): {best:.1f} ms, "
+          f"{best / lines * 1000:.2f} ms per 1,000 lines; 3x a bare interpreter leaves {2 * bare:.1f} ms for all "
+          "that is not the bare interpreter")
+
+
+def _compile_all(sources: list[tuple[str, str]]) -> float:
+    start = time.perf_counter()
+    for path, text in sources:
+        compile(text, path, "exec", dont_inherit=True)
+    return time.perf_counter() - start
 
 
 def importtime(env: dict[str, str], argv: list[str], stdin: bytes | None, top: int = 12) -> None:
@@ -102,7 +146,8 @@ def main() -> None:
         source_only_copy(Path(folder))
         uncached = {**cached, "PYTHONDONTWRITEBYTECODE": "1",
                     "PYTHONPATH": os.pathsep.join(filter(None, (folder, os.environ.get("PYTHONPATH"))))}
-        report("no bytecode (PYTHONDONTWRITEBYTECODE, modules read from source):", uncached, options.runs)
+        bare = report("no bytecode (PYTHONDONTWRITEBYTECODE, modules read from source):", uncached, options.runs)
+        compile_cost(uncached, bare)
         if options.importtime:
             for name in ("witness check", "witness hook (PostToolUse)"):
                 argv, stdin = COMMANDS[name]

@@ -8,11 +8,14 @@ typecheck, build), which one, and whether its exit status can witness that check
 >>> analyze("pytest -q; echo done").witness_eligible
 False
 
-The public API is this module's ``__all__``; everything else lives in private modules.
+The public API is this module's ``__all__``; everything else lives in private modules. The
+output markers (``failure_evidence`` …) load on first use: they judge what a check printed, which
+the analysis of a command line (``witness check``, a hook) never needs.
 """
 
+import typing as _typing
+
 from ._api import MAX_COMMAND_CHARS, analyze, clear_cache, parse
-from ._markers import failure_evidence, marker_family, not_run_evidence, rewrite_evidence
 from ._model import Command, Opaque, Pipeline, Redirect, Script, Span, Statement, Word
 from ._printable import printable
 from ._reasons import REASONS, ReasonInfo
@@ -41,6 +44,13 @@ from ._vocabulary import (
     Shell,
 )
 from .errors import NestingTooDeep, NotACommand, ShellparseError, UnknownPolicy, UnknownShell
+
+if _typing.TYPE_CHECKING:
+    from ._markers import failure_evidence, marker_family, not_run_evidence, rewrite_evidence
+
+_LAZY = {"failure_evidence": "_markers", "marker_family": "_markers", "not_run_evidence": "_markers",
+         "rewrite_evidence": "_markers"}
+"""Public names whose module loads on first use, and that module."""
 
 __all__ = [
     "CHECK_KINDS",
@@ -94,3 +104,19 @@ __all__ = [
     "printable",
     "rewrite_evidence",
 ]
+
+
+if not _typing.TYPE_CHECKING:  # hidden from type checkers, which then still reject unknown names
+
+    def __getattr__(name: str) -> object:
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(f"{__name__}.{module}"), name)
+        globals()[name] = value  # once loaded, an attribute like the others
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})

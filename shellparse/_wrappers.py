@@ -6,7 +6,6 @@ the command in the background. Shells (``bash -c``, ``pwsh -Command``, ``cmd /c`
 hand over a *string*, which is returned for the caller to parse and analyse in turn.
 """
 
-import binascii
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -547,7 +546,8 @@ def _pwsh_command(argv: list[Word], head: Word, outer: str, wrappers: tuple[Word
 def _encoded(word: Word, head: Word, wrappers: tuple[Word, ...], directories: tuple[Word, ...]) -> Unwrapped:
     """``pwsh -EncodedCommand B64``: base64 of UTF-16-LE text; every character points at the word."""
     try:
-        import base64  # only PowerShell encoded commands need it, and it costs start-up time
+        import base64  # only PowerShell encoded commands need them, and they cost start-up time
+        import binascii
 
         decoded = base64.b64decode(word.value or "", validate=True).decode("utf-16-le")
     except (binascii.Error, UnicodeDecodeError, ValueError):

@@ -179,14 +179,17 @@ SDKS_AND_SERVERS = ("openai", "anthropic", "mcp", "starlette", "uvicorn", "httpx
 """What no hook or check process may load: model SDKs, web frameworks, HTTP clients."""
 
 _RECORD = """
-import json, sys
+import sys
 from advisor.cli import main
 record, args = sys.argv[1], sys.argv[2:]
 try:
     main(args)
 finally:
+    loaded = sorted(sys.modules)
+    import json  # after the count: `witness check` itself may not need it
+
     with open(record, "w") as handle:
-        json.dump(sorted(sys.modules), handle)
+        json.dump(loaded, handle)
 """
 
 
@@ -231,6 +234,76 @@ def test_witness_check_imports_only_what_check_needs(tmp_path: Path) -> None:
               "advisor.cli._audit", "advisor.cli._audit_report", "advisor.cli._hook", "advisor.cli._group",
               "advisor.cli._consult", "advisor.cli._log", "hashlib", "base64")
     assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
+
+
+def test_witness_check_printing_text_loads_only_the_analysis(tmp_path: Path) -> None:
+    """A `witness check` printing its verdict as text loads no JSON codec, no output markers (they judge
+    what a check printed), no Unicode database for an ASCII command, and neither `importlib.util` nor
+    `binascii` (PowerShell's encoded commands) nor the PowerShell grammar."""
+    modules = modules_loaded(tmp_path, ["check", "--", "cd api && npm test 2>&1 | tail -5"])
+    assert {"advisor.cli._check", "advisor.cli._verdict", "shellparse._api"} <= modules
+    others = ("json", "shellparse._markers", "unicodedata", "importlib.util", "binascii", "base64",
+              "tree_sitter_pwsh", "shellparse._pwsh")
+    assert _loaded(modules, others) == []
+    assert "json" in modules_loaded(tmp_path, ["check", "--json", "--", "npm test"])
+
+
+def test_output_markers_load_when_first_used() -> None:
+    """`shellparse`'s output markers are public names that load their module on first use, as the
+    same objects, and then sit in the package like any other name; unknown names still fail."""
+    code = ("import sys, shellparse; loaded = 'shellparse._markers' in sys.modules; "
+            "found = shellparse.failure_evidence; from shellparse import not_run_evidence; "
+            "import shellparse._markers as markers; "
+            "print(loaded, found is markers.failure_evidence, not_run_evidence is markers.not_run_evidence, "
+            "'failure_evidence' in vars(shellparse), 'rewrite_evidence' in dir(shellparse), "
+            "hasattr(shellparse, 'no_such_name'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.stdout.split() == ["False", "True", "True", "True", "True", "False"], done.stderr
+    assert set(shellparse._LAZY) <= set(shellparse.__all__)
+
+
+def test_a_grammar_loads_directly_or_through_its_package_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The grammar's compiled module, loaded from its file, parses as the grammar package does; when the
+    file is not where the package usually puts it, or the package is found another way, the normal
+    import serves."""
+    import tree_sitter
+
+    from shellparse import _grammars
+
+    def tree(module: object) -> str:
+        parser = tree_sitter.Parser(tree_sitter.Language(module.language()))  # type: ignore[attr-defined]
+        return str(parser.parse(b"cd api && npm test 2>&1 | tail -5").root_node)
+
+    direct = _grammars._binding("tree_sitter_bash")
+    assert direct.__name__ == "tree_sitter_bash._binding"
+    monkeypatch.setattr("importlib.machinery.EXTENSION_SUFFIXES", [])
+    no_file = _grammars._binding("tree_sitter_bash")
+    monkeypatch.undo()
+    monkeypatch.setattr("importlib.machinery.PathFinder.find_spec", lambda *_args, **_kwargs: None)
+    not_found = _grammars._binding("tree_sitter_bash")  # (already imported: the import finds it loaded)
+    monkeypatch.undo()
+    assert no_file.__name__ == not_found.__name__ == "tree_sitter_bash"
+    assert tree(direct) == tree(no_file) == tree(not_found)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_witness_check_in_process_leaves_the_collector_as_it_was(enabled: bool,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """`main(args)` called by a program pauses the garbage collector only while it checks, and freezes
+    nothing: that is for the `witness` process alone, which ends with the check."""
+    import gc
+
+    from advisor.cli import main
+
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert main(["check", "--", "npm test | tail -5"]) == 0
+        assert main(["check", "--batch", str(ROOT / "examples" / "commands.txt")]) in (0, 1)
+        assert gc.isenabled() is enabled
+        assert gc.get_freeze_count() == 0
+    finally:
+        gc.enable()
+    assert "reporting pipe" in capsys.readouterr().out
 
 
 def test_witness_hook_answers_tool_events_with_almost_nothing_loaded(tmp_path: Path) -> None:

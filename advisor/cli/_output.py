@@ -10,7 +10,6 @@ shows them is not driven by them.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -19,7 +18,8 @@ TYPE_CHECKING = False  # `typing` is not loaded here: the hook's path ends throu
 if TYPE_CHECKING:
     from typing import IO, Any
 
-_RISKY = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_RISKY = "[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]"
+"""What :func:`json_text` escapes (compiled on first use: ``re``'s compiler costs start-up time)."""
 
 
 class Output:
@@ -43,7 +43,9 @@ class Output:
 
 def json_text(value: Any) -> str:
     """``value`` as one line of JSON, with every string intact and nothing a terminal acts on."""
-    return _RISKY.sub(lambda found: f"\\u{ord(found.group()):04x}", json.dumps(value, ensure_ascii=False))
+    import json  # loaded on first use: `witness check` prints text unless asked for JSON
+
+    return re.sub(_RISKY, lambda found: f"\\u{ord(found.group()):04x}", json.dumps(value, ensure_ascii=False))
 
 
 def finish(code: int) -> int:

@@ -8,7 +8,6 @@ terminal.
 from __future__ import annotations
 
 import os
-import unicodedata
 from typing import IO
 
 from shellparse import Analysis, Reason, Span, printable
@@ -102,6 +101,10 @@ def _excerpt_line(command: str, span: Span) -> tuple[str, int, int]:
 
 
 def _cell_width(char: str) -> int:
+    if char < "\u0378":  # the database calls nothing before U+0378 wide: no need to load it for ASCII
+        return 1
+    import unicodedata
+
     return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
 
 
