@@ -42,6 +42,9 @@ class Judgement(NamedTuple):
     evidence: str | None
     """The line of the output that shows it failed (or, for ``not-run``, that it found nothing to
     run), when its output does."""
+    own_markers: bool = False
+    """``evidence`` was looked for with all of the check's own markers, none of another check's
+    left out: then it is also the failure summary its output shows (see ``_summary``)."""
 
 
 def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
@@ -58,9 +61,8 @@ def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
     for check in analysis.checks:
         if exit_code != 0 and check.chain in ended:
             continue
-        own = shellparse.marker_family(check.validation)
-        evidence = shellparse.failure_evidence(check.validation, output, besides=families - {own}) \
-            if output else None
+        besides = families - {shellparse.marker_family(check.validation)}
+        evidence = shellparse.failure_evidence(check.validation, output, besides=besides) if output else None
         owned = check.failure_eligible and not (check.exit_source == "reporting-pipe" and exit_code == SIGPIPE)
         absent = shellparse.not_run_evidence(check.validation, output) \
             if output and (evidence is not None or failed) else None
@@ -71,7 +73,7 @@ def judge(call: Call, event: ToolCompleted) -> list[Judgement]:
             if check.chain is not None and exit_code != 0:
                 ended.add(check.chain)
         elif evidence is not None or (failed and owned):
-            judgements.append(Judgement(check, "failed", evidence))
+            judgements.append(Judgement(check, "failed", evidence, own_markers=not besides))
             if check.chain is not None and exit_code != 0:
                 ended.add(check.chain)
         elif not failed:

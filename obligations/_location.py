@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 
 _DRIVE = re.compile(r"^([A-Za-z]):(?:/|$)")
 _MSYS_DRIVE = re.compile(r"^/([A-Za-z])(?:/|$)")
 _DYNAMIC = ("$", "<", "~", "`")
 
 
+@lru_cache(maxsize=1024)
 def location(cwd: str | None, directory: str | None) -> str | None:
-    """The place a check runs in (see the module docstring)."""
+    """The place a check runs in (see the module docstring). A session has few places and asks
+    for them on every check it runs: they are remembered (it is a function of its arguments)."""
     base = _normal(cwd) if cwd else None
     if directory is None:
         return base

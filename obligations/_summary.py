@@ -22,13 +22,8 @@ _TAIL = 4096
 no complete non-blank line."""
 
 
-def failure_summary(check: str | shellparse.Validation, exit_code: int | None, output: str,
-                    error_message: str | None, refuted: str | None) -> str:
-    """What an item says about a failure of ``check`` (a validation, or a family) (redacted).
-    ``refuted`` is the evidence line of a reported pass that its output refuted."""
-    if refuted is not None:
-        return redact(f"reported exit 0, but its output shows a failure: {refuted}")
-    evidence = shellparse.failure_evidence(check, output)
+def _status_summary(exit_code: int | None, evidence: str | None, output: str, error_message: str | None) -> str:
+    """A failing status and what shows it: the failure summary ``evidence``, else the last line."""
     detail = evidence or last_line(error_message or output)
     status = f"exited {exit_code}" if exit_code is not None else "failed"
     return redact(f"{status}: {detail}" if detail else status)
@@ -39,10 +34,13 @@ def judged_summary(judgement: Judgement, event: ToolCompleted) -> str:
     check, evidence = judgement.check, judgement.evidence
     validation = check.validation
     if evidence is None or (check.failure_eligible and event.exit_code not in (0, None)):
-        # Its own failing status (or the host's error flag without an exit code).
-        return failure_summary(validation, event.exit_code, event.output or "", event.error_message, None)
+        # Its own failing status (or the host's error flag without an exit code). The judgement's
+        # evidence is its summary when no other check's markers were left out of the search.
+        output = event.output or ""
+        own = evidence if judgement.own_markers else shellparse.failure_evidence(validation, output)
+        return _status_summary(event.exit_code, own, output, event.error_message)
     if event.exit_code == 0:
-        return failure_summary(validation, 0, "", None, evidence)
+        return redact(f"reported exit 0, but its output shows a failure: {evidence}")
     if event.exit_code is None:
         return redact(f"no exit code was reported, but its output shows a failure: {evidence}")
     return redact(f"its output shows a failure (the exit status {event.exit_code} was not its own): {evidence}")

@@ -58,7 +58,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .._consultations import is_advisor_tool
 from .._events._assistant_message import AssistantMessage
@@ -97,8 +97,7 @@ new task (a false task boundary would drop open obligations)."""
 _HOOK_FEEDBACK = re.compile(r"^(?:Subagent)?Stop hook feedback:\n")
 
 
-@dataclass(frozen=True, slots=True)
-class _Call:
+class _Call(NamedTuple):
     tool: str
     background: bool
 
@@ -177,21 +176,23 @@ class ClaudeReader:
         """A user or assistant entry's events, after any compaction still due and the agent's announcement."""
         agent = _agent(entry)
         events = self._user(entry, agent) if entry.get("type") == "user" else self._assistant(entry, agent)
-        return self._flush() + self.stamp.announce(agent) + events if events else []
+        if not events or (self.boundary is None and (agent == ROOT or agent in self.stamp.announced)):
+            return events  # the common case: nothing due before them
+        return self._flush() + self.stamp.announce(agent) + events
 
     def _user(self, entry: dict[str, Any], agent: str) -> list[Event]:
         message = entry.get("message")
         content = message.get("content") if isinstance(message, dict) else None
-        base = self.stamp.base(agent)
         if entry.get("isCompactSummary"):
             boundary, self.boundary = self.boundary, None
             where = {"origin": boundary.origin, "time": boundary.time} if boundary else {}
-            return [Compaction(summary=text_of(content), **{**base, **where})]
+            return [Compaction(summary=text_of(content), **{**self.stamp.base(agent), **where})]
         blocks = content if isinstance(content, list) else []
         results = [block for block in blocks if isinstance(block, dict) and block.get("type") == "tool_result"]
         if results:
             detail = entry.get("toolUseResult") if len(results) == 1 else None
             return [event for block in results if (event := self._result(block, detail, agent)) is not None]
+        base = self.stamp.base(agent)
         feedback = _hook_feedback(entry, content)
         if feedback is not None:
             return [HostMessage(kind="hook-feedback", text=feedback, hidden=entry.get("isMeta") is True, **base)]

@@ -65,32 +65,41 @@ def _replaced_prompts(path: Path) -> list[str]:
 
 def _prompts(path: Path) -> list[dict[str, Any]]:
     """The user entries that are not tool results, found without parsing any other line. The file is
-    read in chunks rather than mapped: a mapping's touched pages count in the process's resident size,
-    which would then grow with the transcript."""
+    read in chunks into one buffer rather than mapped: a mapping's touched pages count in the
+    process's resident size, which would then grow with the transcript (and a fresh buffer per
+    chunk costs more than the search itself)."""
     found: list[dict[str, Any]] = []
+    buffer = bytearray(_CHUNK)
+    cut = bytearray()  # the start of a line the last chunk ended inside
     try:
         with path.open("rb") as handle:
-            rest = b""
-            while chunk := handle.read(_CHUNK):
-                data = rest + chunk
-                whole = data.rfind(b"\n") + 1  # whole lines only; a cut line waits for the next chunk
-                _scan(data, whole, found)
-                rest = data[whole:]
-            _scan(rest, len(rest), found)
+            while size := handle.readinto(buffer):
+                first = buffer.find(b"\n", 0, size) + 1
+                if cut and not first:
+                    cut += buffer[:size]  # a line longer than a chunk
+                    continue
+                begin = first if cut else 0
+                if cut:
+                    cut += buffer[:first]
+                    _scan(cut, 0, len(cut), found)
+                whole = buffer.rfind(b"\n", 0, size) + 1  # whole lines only; a cut line waits for the next chunk
+                _scan(buffer, begin, whole, found)
+                cut = bytearray(buffer[whole:size])
+            _scan(cut, 0, len(cut), found)
     except OSError:
         return []  # unreadable here: the replay reports it
     return found
 
 
-def _scan(data: bytes, limit: int, found: list[dict[str, Any]]) -> None:
-    """Add the prompts among the lines of ``data[:limit]`` to ``found``."""
-    position = data.find(_USER, 0, limit)
+def _scan(data: bytearray, begin: int, limit: int, found: list[dict[str, Any]]) -> None:
+    """Add the prompts among the lines of ``data[begin:limit]`` (whole lines) to ``found``."""
+    position = data.find(_USER, begin, limit)
     while position >= 0:
-        start = data.rfind(b"\n", 0, position) + 1
+        start = data.rfind(b"\n", begin, position) + 1 or begin
         end = data.find(b"\n", position, limit)
         end = limit if end < 0 else end
         if data.find(_TOOL_RESULT, start, end) < 0:  # most user lines are results: not copied
-            entry = parse_line(0, data[start:end]).entry
+            entry = parse_line(0, bytes(data[start:end])).entry
             if entry is not None and entry.get("type") == "user":
                 found.append(entry)
         position = data.find(_USER, end, limit)

@@ -75,9 +75,10 @@ class Stamp:
         return parse_time(self.timestamp)
 
     def base(self, agent_id: str = ROOT) -> dict[str, Any]:
-        """The fields every event gets."""
+        """The fields every event gets (``origin`` and ``time`` as their properties say, made here
+        directly: every event asks)."""
         ident = self.entry_id
-        return {"agent_id": agent_id, "origin": self.origin, "time": self.time,
+        return {"agent_id": agent_id, "origin": f"{self.name}:{self.line}", "time": parse_time(self.timestamp),
                 "entry_id": ident if isinstance(ident, str) and ident else f"L{self.line}"}
 
     def announce(self, agent_id: str) -> list[Event]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -22,9 +21,9 @@ _DRAIN_CHUNK = 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One physical line of the file."""
+class Line(NamedTuple):
+    """One physical line of the file (a tuple: one is made for every line read, and a tuple is made
+    fastest)."""
 
     number: int
     """Its line number, counting from 1."""

@@ -65,7 +65,8 @@ def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select 
                 report.skip(line.number, f"malformed {describe(line.entry)} entry: {_why(error)}")
                 reader.gap(line.number)
                 continue
-            yield from counted(events, report)
+            if events:  # most entries make none
+                yield from counted(events, report)
         yield from counted(reader.finish(), report)
         report.complete = True
     except OSError as error:

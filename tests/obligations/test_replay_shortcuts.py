@@ -1,0 +1,100 @@
+"""The work a replay saves gives the answers the plain way gives.
+
+Two shortcuts of the audit path are held to the straightforward computation they replace: a failed
+check's summary reuses the failure line its judgement already found (instead of searching its output
+again), and the Claude Code rewind scan reads the file into one reused buffer whatever its chunk.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import shellparse
+from obligations import ToolCompleted, TrackerConfig
+from obligations._calls import interpret
+from obligations._judgements import judge
+from obligations._redact import redact_line
+from obligations._summary import judged_summary, last_line
+from obligations.sources import _claude_branch
+
+PROPERTY = settings(max_examples=200, deadline=None)
+
+COMMANDS = ["pytest -q", "npm test", "cargo test", "go test ./...", "npx tsc --noEmit", "make check",
+            "npm run lint && npm test", "ruff check . && pytest", "mise run test", "pytest -q | tail -5",
+            "cargo fmt --check && cargo test", "go test ./... 2>&1 | grep FAIL", "make check && pytest -q",
+            "npm test && cargo test", "mise run lint; go test ./...", "pytest -q; make lint"]
+LINES = ["FAILED tests/test_a.py::test_x - AssertionError", "=== 1 failed, 3 passed in 0.20s ===",
+         "Tests:       1 failed, 4 passed, 5 total", "test result: FAILED. 1 passed; 1 failed",
+         "--- FAIL: TestCompute (0.00s)", "FAIL\tgithub.com/dev/app\t0.01s", "src/a.ts(1,2): error TS2322: no",
+         "Found 3 errors in 2 files", "npm error command failed", "make: *** [check] Error 1",
+         "ERROR: file or directory not found: tests/x.py", "Diff in src/lib.rs at line 3:",
+         "all good", "collected 4 items", "", "   ", "Exit code 1", "[lint] ERROR task failed"]
+
+
+def _reference_summary(validation: shellparse.Validation, exit_code: int | None, output: str,
+                       error_message: str | None) -> str:
+    """A failing status's summary computed the plain way: the output searched again with every marker of the check."""
+    detail = shellparse.failure_evidence(validation, output) or last_line(error_message or output)
+    status = f"exited {exit_code}" if exit_code is not None else "failed"
+    return redact_line(f"{status}: {detail}" if detail else status)
+
+
+@PROPERTY
+@given(command=st.sampled_from(COMMANDS), lines=st.lists(st.sampled_from(LINES), max_size=8),
+       exit_code=st.sampled_from([0, 1, 2, None]), is_error=st.booleans())
+@example(command="pytest -q; make lint", lines=["FAILED tests/test_a.py::test_x - boom", "done"], exit_code=1,
+         is_error=False)  # make's own search leaves pytest's markers out; its summary does not
+def test_a_failure_summary_is_the_one_a_fresh_search_finds(command: str, lines: list[str], exit_code: int | None,
+                                                           is_error: bool) -> None:
+    """Every failed check's summary equals the summary made by searching its output again with all its own markers."""
+    output = "\n".join(lines)
+    call = interpret("Bash", {"command": command}, None, TrackerConfig())
+    event = ToolCompleted(call_id="c1", exit_code=exit_code, is_error=is_error, output=output,
+                          error_message=output if is_error else None)
+    for judgement in judge(call, event):
+        if judgement.verdict != "failed":
+            continue
+        check = judgement.check
+        summary = judged_summary(judgement, event)
+        if judgement.evidence is None or (check.failure_eligible and exit_code not in (0, None)):
+            assert summary == _reference_summary(check.validation, exit_code, output, event.error_message)
+
+
+def _entry(kind: str, ident: int, parent: int | None, text: str) -> dict[str, Any]:
+    content: Any = text if kind == "prompt" else [{"type": "tool_result", "tool_use_id": f"t{ident}", "content": text}]
+    return {"type": "assistant" if kind == "assistant" else "user", "uuid": f"u{ident}",
+            "parentUuid": None if parent is None else f"u{parent}", "message": {"role": "user", "content": content}}
+
+
+entries = st.lists(st.tuples(st.sampled_from(["prompt", "result", "assistant"]),
+                             st.integers(min_value=0, max_value=6), st.text("ab \"\\\nü", max_size=30)),
+                   max_size=14)
+
+
+@PROPERTY
+@given(rows=entries, chunk=st.integers(min_value=1, max_value=300), blank=st.booleans(), newline=st.booleans())
+def test_the_prompts_found_do_not_depend_on_the_read_chunk(rows: list[tuple[str, int, str]], chunk: int,
+                                                           blank: bool, newline: bool) -> None:
+    """The prompts the rewind scan finds, in order, are the same for any chunk size as for one whole read."""
+    lines = [json.dumps(_entry(kind, number, parent if parent < number else None, text))
+             for number, (kind, parent, text) in enumerate(rows)]
+    if blank:
+        lines.insert(len(lines) // 2, "")
+    data = "\n".join(lines) + ("\n" if newline else "")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "session.jsonl"
+        path.write_text(data, encoding="utf-8")
+        whole = _claude_branch._prompts(path)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_claude_branch, "_CHUNK", chunk)
+            assert _claude_branch._prompts(path) == whole
+    expected = [entry for entry in (json.loads(line) for line in lines if line)
+                if entry["type"] == "user" and isinstance(entry["message"]["content"], str)]
+    assert whole == expected
