@@ -191,7 +191,12 @@ def _literal(marker: str) -> str:
 @cache
 def _markers(family: str, besides: frozenset[str] = frozenset()) -> _Markers | None:
     groups = [group for group in FAMILY_MARKERS.get(family, (family,)) if group == family or group not in besides]
-    alternatives = list(dict.fromkeys(marker for group in groups for marker in MARKERS.get(group, ())))
+    return _arranged(dict.fromkeys(marker for group in groups for marker in MARKERS.get(group, ())))
+
+
+def _arranged(alternatives: Iterable[str]) -> _Markers | None:
+    """``alternatives`` arranged for :meth:`_Markers.first`; ``None`` when there are none."""
+    alternatives = list(alternatives)
     if not alternatives:
         return None
     anchored = [marker[1:] for marker in alternatives if _anchored(marker)]
@@ -343,21 +348,21 @@ the check as written would stay open however the code changed. Only a family's o
 
 
 @cache
-def _not_run(family: str) -> re.Pattern[str] | None:
-    markers = NOT_RUN_MARKERS.get(family)
-    return re.compile("|".join(f"(?:{marker})" for marker in markers), re.MULTILINE) if markers else None
+def _not_run(family: str) -> _Markers | None:
+    return _arranged(NOT_RUN_MARKERS.get(family, ()))
 
 
 def not_run_evidence(check: str | Validation, output: str) -> str | None:
     """The first line of ``output`` that shows the check never ran (see :data:`NOT_RUN_MARKERS`),
     if one does; ``check`` is the :class:`Validation` or its :attr:`~Validation.family`."""
-    pattern = _not_run(check if isinstance(check, str) else check.family)
-    if pattern is None or not output:
+    markers = _not_run(check if isinstance(check, str) else check.family)
+    if markers is None or not output:
         return None
     for start, end in _regions(output):
         text = output[start:end]
         plain = _ANSI.sub("", text) if "\x1b" in text else text
-        found = pattern.search(plain)
+        # Each region is read as if it began a line, as one ``re.MULTILINE`` search of it would.
+        found = markers.first(plain)
         if found is not None:
-            return _raw_line(text, plain, found.start())
+            return _raw_line(text, plain, found)
     return None

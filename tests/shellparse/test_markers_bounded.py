@@ -1,5 +1,6 @@
-"""`failure_evidence` reads only the head and the tail of an output, and finds exactly what reading
-all of it with one alternation of the markers finds, for every output of at most that size."""
+"""`failure_evidence` and `not_run_evidence` read only the head and the tail of an output, and find
+exactly what reading all of it with one alternation of the markers finds, for every output of at
+most that size."""
 
 from __future__ import annotations
 
@@ -10,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from shellparse import failure_evidence
-from shellparse._markers import CUES, FAMILY_MARKERS, MARKERS, SCAN_HEAD, SCAN_TAIL
+from shellparse import failure_evidence, not_run_evidence
+from shellparse._markers import CUES, FAMILY_MARKERS, MARKERS, NOT_RUN_MARKERS, SCAN_HEAD, SCAN_TAIL
 from tests.shellparse.test_markers import FAILING, PASSING
 
 REAL = [json.loads(line) for line in (Path(__file__).resolve().parents[1] / "fixtures" / "failing_outputs"
@@ -28,6 +29,20 @@ def _alternation(family: str) -> re.Pattern[str] | None:
     groups = FAMILY_MARKERS.get(family, (family,))
     alternatives = [marker for group in groups for marker in MARKERS.get(group, ())]
     return re.compile("|".join(f"(?:{m})" for m in alternatives), re.MULTILINE) if alternatives else None
+
+
+def _first_line(output: str, at: int) -> str:
+    start = output.rfind("\n", 0, at) + 1
+    end = output.find("\n", at)
+    line = output[start : end if end >= 0 else len(output)].strip()
+    return line if len(line) <= 200 else line[:199] + "…"
+
+
+def whole_output_not_run(family: str, output: str) -> str | None:
+    """The reference for `not_run_evidence`: the family's markers as one alternation over the whole output."""
+    markers = NOT_RUN_MARKERS.get(family, ())
+    match = re.search("|".join(f"(?:{m})" for m in markers), output, re.MULTILINE) if markers else None
+    return _first_line(output, match.start()) if match is not None else None
 
 
 def whole_output_evidence(family: str, output: str) -> str | None:
@@ -52,6 +67,22 @@ LINES = st.sampled_from([line for _, output, _ in FAILING for line in output.spl
 TEXT = st.text(alphabet=st.characters(codec="utf-8") | st.sampled_from("\n \t=:F"),
                max_size=40)
 OUTPUTS = st.lists(LINES | TEXT, max_size=40).map("\n".join) | st.lists(LINES, max_size=60).map("\r\n".join)
+
+
+NOT_RUN_LINES = st.sampled_from(["npm error Missing script: test", "npm ERR! missing script: lint",
+                                 " ERR_PNPM_NO_SCRIPT  Missing script: test", 'error Command "jest" not found.',
+                                 "make: *** No rule to make target 'tests'.  Stop.", "error: No justfile found",
+                                 "error: no test target named `api`", "ERROR: file or directory not found: t.py",
+                                 "no Go files in /src", "MSBUILD : error MSB1009: Project file does not exist.",
+                                 "xERR_PNPM_NO_SCRIPT", "ok error MSB1003: x", " error: No justfile found"])
+
+
+@given(st.sampled_from(sorted({*NOT_RUN_MARKERS, "pytest", "no-such-family"})),
+       st.lists(NOT_RUN_LINES | LINES | TEXT, max_size=30).map("\n".join))
+def test_not_run_finds_what_one_alternation_over_all_of_it_finds(family: str, output: str) -> None:
+    """For any output under the bound, the not-run line is the one a single `re.MULTILINE` alternation finds."""
+    assume("\x1b" not in output)  # colour codes are read past, which the plain reference does not do
+    assert not_run_evidence(family, output) == whole_output_not_run(family, output)
 
 
 @given(st.sampled_from(FAMILIES), OUTPUTS)
