@@ -301,6 +301,11 @@ REWRITE_MARKERS: tuple[str, ...] = (
 with ``--write``): the run is a mutation as well as evidence."""
 
 
+_REWRITE_WORDS = ("ixed", "ormatted", "modified")
+"""Every match of a rewrite marker holds one of these (``Fixed``, ``fixed``, ``reformatted``,
+``Formatted``, ``modified``), as written: no output needs lower-casing to rule the markers out."""
+
+
 @cache
 def _rewrites() -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{marker})" for marker in REWRITE_MARKERS), re.MULTILINE)
@@ -313,10 +318,9 @@ def rewrite_evidence(output: str) -> str | None:
         return None
     for start, end in _regions(output):
         text = output[start:end]
-        lower = text.lower()
-        if "fixed" not in lower and "formatted" not in lower and "modified" not in lower:
-            continue  # the common case, decided without a regular expression
         plain = _ANSI.sub("", text) if "\x1b" in text else text
+        if all(word not in plain for word in _REWRITE_WORDS):
+            continue  # the common case, decided without a regular expression
         found = _rewrites().search(plain)
         if found is not None:
             return _raw_line(text, plain, found.start())

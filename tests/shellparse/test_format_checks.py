@@ -9,8 +9,11 @@ The outputs marked "real" are excerpts of tool results in real agent sessions
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shellparse import analyze, failure_evidence, rewrite_evidence
+from shellparse._markers import _REWRITE_WORDS, _rewrites
 
 FORMAT_CHECKS = [
     ("prettier --check .", "prettier"), ("black --check src", "black"), ("ruff format --check .", "ruff"),
@@ -147,6 +150,26 @@ def test_a_runner_of_anything_leaves_the_other_checks_failures_to_them() -> None
 def test_an_output_that_shows_files_rewritten_is_rewrite_evidence(output: str, line: str) -> None:
     """`npm run check` running a formatter with `--write` says so in its output: the run is also a mutation."""
     assert rewrite_evidence(output) == line
+
+
+def test_rewrite_evidence_is_read_past_colour_codes() -> None:
+    """A formatter's coloured line counts, a colour code inside its words too; the line shown is the output's own."""
+    line = "\x1b[32mFi\x1b[0mxed 2 files\x1b[0m"
+    assert rewrite_evidence(f"Checked 9 files\n{line}\n") == line
+
+
+FRAGMENTS = st.sampled_from(["[This command modified 1 file you've previously read", "Fixed 2 files", "Fixed ",
+                             "(3 fixed, 0 remaining)", "2 files reformatted", "reformatted a.py",
+                             "  Fixed a.rs (1 fix)",
+                             "Formatted 3 files", "\n", " ", "1", "file", "s", "(", "Fix", "ed", "Format", "ted",
+                             "re", "\t"])
+
+
+@given(st.lists(FRAGMENTS | st.text(max_size=5), max_size=12).map("".join))
+def test_every_rewrite_marker_match_holds_one_of_the_words_that_admit_it(text: str) -> None:
+    """The cheap look for words that rules an output out never rules out a text a rewrite marker matches."""
+    if _rewrites().search(text) is not None:
+        assert any(word in text for word in _REWRITE_WORDS)
 
 
 @pytest.mark.parametrize("output", ["Fixed 0 files.", "All checks passed!", "1 file left unchanged", ""])
