@@ -314,7 +314,7 @@ def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrappe
                                       directories=tuple(directories) + unwrapped.directories,
                                       background=outcome.span)
         argv = applied.rest
-    return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories))
+    return _new(Unwrapped, (tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None, ()))
 
 
 def _same_shell(argv: list[Word], name: str, *, first: bool) -> Unwrapped | None:
