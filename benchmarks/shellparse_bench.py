@@ -1,7 +1,10 @@
 """How fast is `shellparse.analyze`, against named baselines, in one run.
 
-Baselines: a bare tree-sitter parse of the same command (the floor: parsing alone, with the
-grammar of the command's shell) and `bashlex.parse` (a pure-Python bash parser). Every time is
+Baselines: a bare tree-sitter parse of the same command (parsing alone, with the grammar of the
+command's shell); the floor of any analysis written in Python, that parse and then one walk of its
+tree reading each node once (its type, byte range and children, and the text of each leaf: what a
+converter cannot do without); and `bashlex.parse` (a pure-Python bash parser). The floor's share
+of the analyze/parse ratio is what Python pays only to read the tree. Every time is
 the best of `--rounds` calls of one command with the cache off; ratios are per command, then
 summarised over a set as the median ratio and as the ratio of the totals.
 
@@ -56,6 +59,7 @@ class Timed(NamedTuple):
     case: Case
     analyze: float
     parse: float
+    floor: float
     bashlex: float | None
 
 
@@ -152,6 +156,20 @@ def bare_parsers() -> dict[str, Any]:
             "pwsh": tree_sitter.Parser(tree_sitter.Language(tree_sitter_pwsh.language()))}
 
 
+def read_tree(parser: Any, data: bytes) -> int:
+    """The floor: parse ``data``, then visit every node once, reading what a converter must read."""
+    stack = [parser.parse(data).root_node]
+    leaves = 0
+    while stack:
+        node = stack.pop()
+        _, start, end, children = node.type, node.start_byte, node.end_byte, node.children
+        if children:
+            stack.extend(children)
+        else:
+            leaves += len(data[start:end])
+    return leaves
+
+
 def bashlex_parses(command: str) -> bool:
     import bashlex
 
@@ -172,10 +190,11 @@ def measure(cases: Iterable[Case], rounds: int, parsers: dict[str, Any]) -> list
         parser = parsers[shell]
         analyze_us = best_of(rounds, shellparse.analyze, command, shell, cache=False)
         parse_us = best_of(rounds, parser.parse, data)
+        floor_us = best_of(rounds, read_tree, parser, data)
         bashlex_us = None
         if shell == "bash" and bashlex_parses(command):
             bashlex_us = best_of(rounds, bashlex.parse, command)
-        timed.append(Timed(case, analyze_us, parse_us, bashlex_us))
+        timed.append(Timed(case, analyze_us, parse_us, floor_us, bashlex_us))
     return timed
 
 
@@ -188,24 +207,35 @@ class Summary(NamedTuple):
     parse_median: float
     parse_ratio_median: float
     parse_ratio_total: float
+    floor_ratio_median: float
+    """The floor over the bare parse: what reading the tree once in Python costs."""
+    floor_ratio_total: float
+    beyond_floor_median: float
+    """analyze over the floor: what the analysis costs beyond reading the tree."""
+    beyond_floor_total: float
     bashlex_count: int
     bashlex_ratio_median: float | None
     bashlex_ratio_total: float | None
 
 
 def summarise(timed: list[Timed]) -> Summary:
-    ratios = [t.analyze / t.parse for t in timed]
     with_bashlex = [t for t in timed if t.bashlex is not None]
     bashlex_median = bashlex_total = None
     if with_bashlex:
         bashlex_median = statistics.median(t.bashlex / t.analyze for t in with_bashlex if t.bashlex is not None)
         bashlex_total = sum(t.bashlex or 0.0 for t in with_bashlex) / sum(t.analyze for t in with_bashlex)
+    analyze, parse, floor = (sum(t.analyze for t in timed), sum(t.parse for t in timed),
+                             sum(t.floor for t in timed))
     return Summary(
         commands=len(timed),
         analyze_median=statistics.median(t.analyze for t in timed),
         parse_median=statistics.median(t.parse for t in timed),
-        parse_ratio_median=statistics.median(ratios),
-        parse_ratio_total=sum(t.analyze for t in timed) / sum(t.parse for t in timed),
+        parse_ratio_median=statistics.median(t.analyze / t.parse for t in timed),
+        parse_ratio_total=analyze / parse,
+        floor_ratio_median=statistics.median(t.floor / t.parse for t in timed),
+        floor_ratio_total=floor / parse,
+        beyond_floor_median=statistics.median(t.analyze / t.floor for t in timed),
+        beyond_floor_total=analyze / floor,
         bashlex_count=len(with_bashlex),
         bashlex_ratio_median=bashlex_median,
         bashlex_ratio_total=bashlex_total,
@@ -217,21 +247,26 @@ def ratio(value: float | None) -> str:
 
 
 HEADER = (f"{'set':<22} {'n':>5} {'analyze µs':>10} {'parse µs':>9}   {'analyze/parse':^17}   "
-          f"{'bashlex/analyze':^17} {'(n)':>6}")
-SUBHEADER = f"{'':<22} {'':>5} {'median':>10} {'median':>9}   {'median':>8} {'total':>8}   {'median':>8} {'total':>8}"
+          f"{'floor/parse':^17}   {'analyze/floor':^17}   {'bashlex/analyze':^17} {'(n)':>6}")
+SUBHEADER = (f"{'':<22} {'':>5} {'median':>10} {'median':>9}" + f"   {'median':>8} {'total':>8}" * 4)
 
 
 def row(name: str, summary: Summary) -> str:
     flag = "  over target" if max(summary.parse_ratio_median, summary.parse_ratio_total) > TARGET_PARSE_RATIO else ""
-    return (f"{name:<22} {summary.commands:>5} {summary.analyze_median:>10.1f} {summary.parse_median:>9.1f}   "
-            f"{ratio(summary.parse_ratio_median):>8} {ratio(summary.parse_ratio_total):>8}   "
-            f"{ratio(summary.bashlex_ratio_median):>8} {ratio(summary.bashlex_ratio_total):>8} "
-            f"{summary.bashlex_count:>6}{flag}")
+    pairs = ((summary.parse_ratio_median, summary.parse_ratio_total),
+             (summary.floor_ratio_median, summary.floor_ratio_total),
+             (summary.beyond_floor_median, summary.beyond_floor_total),
+             (summary.bashlex_ratio_median, summary.bashlex_ratio_total))
+    cells = "".join(f"   {ratio(median):>8} {ratio(total):>8}" for median, total in pairs)
+    return (f"{name:<22} {summary.commands:>5} {summary.analyze_median:>10.1f} {summary.parse_median:>9.1f}"
+            f"{cells} {summary.bashlex_count:>6}{flag}")
 
 
 def print_sets(sets: dict[str, list[Timed]]) -> None:
     print(f"targets: analyze/parse at most {TARGET_PARSE_RATIO:.0f}x, bashlex/analyze at least "
           f"{TARGET_BASHLEX_RATIO:.0f}x (bashlex: on the bash commands it parses)")
+    print("floor: the parse, then one Python walk reading each node once (type, byte range, children, "
+          "leaf text);\n  floor/parse is what reading the tree costs, analyze/floor what the analysis adds")
     print(HEADER)
     print(SUBHEADER)
     for name, timed in sets.items():

@@ -109,10 +109,10 @@ class Analyzer:
         if primary is None:
             return self._without_check(script, checks)
         # A check is never a grep-like probe, so `expected_negative` is False here.
-        return Analysis(command=self.text, shell=self.shell, policy=self.policy, validation=primary.validation,
-                        exit_source=primary.exit_source, witness_eligible=primary.witness_eligible,
-                        reasons=primary.reasons, effect=self.effect, parse_error=parse_error, checks=checks,
-                        expected_negative=False, failure_attributable=primary.failure_attributable)
+        # Built without the generated constructor (once per call, in field order).
+        return _new(Analysis, (self.text, self.shell, self.policy, primary.validation, primary.exit_source,
+                               primary.witness_eligible, primary.reasons, self.effect, parse_error, checks, False,
+                               primary.failure_attributable))
 
     def _without_check(self, script: Script, checks: tuple[Check, ...]) -> Analysis:
         reasons = self._mentions(script)
@@ -120,9 +120,8 @@ class Analyzer:
             reasons.insert(0, reason("parse-error", script.error_span, error=script.error))
         if not script.statements and script.error is None:
             reasons.insert(0, reason("empty", None))
-        return Analysis(command=self.text, shell=self.shell, policy=self.policy, validation=None, exit_source=None,
-                        witness_eligible=False, reasons=tuple(reasons), effect=self.effect,
-                        parse_error=script.error, checks=checks, expected_negative=self._expected_negative(script))
+        return _new(Analysis, (self.text, self.shell, self.policy, None, None, False, tuple(reasons), self.effect,
+                               script.error, checks, self._expected_negative(script), False))
 
     def _check(self, finding: Finding) -> Check:
         validation = _validation(finding)
@@ -147,8 +146,8 @@ class Analyzer:
         failure = finding.source in ("check", "reporting-pipe") and not finding.after_check \
             and not finding.unattributed
         after = finding.mutations_at is not None and self.mutations > finding.mutations_at
-        return Check(validation, finding.source, eligible, tuple(reasons), failure, after, finding.chain,
-                     failure and finding.source == "check")
+        return _new(Check, (validation, finding.source, eligible, tuple(reasons), failure, after, finding.chain,
+                            failure and finding.source == "check"))
 
     # -- scanning -----------------------------------------------------------------------------
 
@@ -182,7 +181,7 @@ class Analyzer:
                 and waited(statements, index, end, env)
             ignored = statement.op == "&&" or statement.op == "||" or statement.pipeline.negation is not None
             where = (HERE if alone else ELSEWHERE) if not waits and not ignored else \
-                Where(alone, bool(waits) and not background, ignored)
+                _new(Where, (alone, bool(waits) and not background, ignored))
             mine: list[Finding] = []
             for position, command in enumerate(commands):
                 inner = self.command(command, env, shell, where)
@@ -198,7 +197,12 @@ class Analyzer:
                     errexit_chain = chain  # under `set -e` the rest of the script is one chain
                 self._chained(mine, errexit_chain if errexit else chain, after=checked)
                 checked = True
-            findings.extend(self._ended(mine))
+            if mine:
+                mutations = self.mutations  # `_ended`, inline: most statements find nothing
+                for finding in mine:
+                    if finding.mutations_at is None:
+                        finding.mutations_at = mutations
+                findings.extend(mine)
             if index < last or shared:
                 update(env, statements, index, end, shell=shell, text=self.text)
         return findings
@@ -225,7 +229,17 @@ class Analyzer:
         kind = command.kind
         body = command.body
         if kind == "simple":
-            findings = self.simple(command, env, shell, where)
+            words = command.words
+            if not words:
+                findings = []
+            else:  # a function defined earlier runs its body, unless an alias (or `hash -p`) runs first
+                head = words[0].value
+                if shell == "bash" and head is not None and head in env.functions and not (
+                        (env.expand_aliases and head in env.aliases) or head in env.shadowed
+                        or "*" in env.shadowed):
+                    findings = self.call(command, env, shell, where)
+                else:
+                    findings = self.program(command, env, shell, where)
         elif body is None:
             findings = []
         elif kind == "subshell":  # its own shell: only a signal to this one (`kill $$`) reaches out
@@ -305,15 +319,6 @@ class Analyzer:
             finding.degrade("masked", [reason("inside-substitution", opaque.span, where=where)])
         return findings
 
-    def simple(self, command: Command, env: ShellState, shell: Shell, where: Where = HERE) -> list[Finding]:
-        if not command.words:
-            return []
-        head = command.words[0].value
-        if shell == "bash" and head is not None and head in env.functions and not (
-                (env.expand_aliases and head in env.aliases) or head in env.shadowed or "*" in env.shadowed):
-            return self.call(command, env, shell, where)
-        return self.program(command, env, shell, where)  # an alias (or `hash -p`) may run before the function
-
     def program(self, command: Command, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
         """A simple command that runs a program, a builtin or a wrapper (not a function)."""
         unwrapped = unwrap(command.words, shell)
@@ -336,7 +341,7 @@ class Analyzer:
         moved = env.dirs or unwrapped.directories or identified.directories
         environment = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context) \
             if env.exports or command.assignments or unwrapped.context else ()
-        finding = Finding(identified, Span(argv[0].span.start, command.span.end),
+        finding = Finding(identified, _new(Span, (argv[0].span.start, command.span.end)),
                           _directory(env, unwrapped, identified) if moved else None, environment=environment)
         if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed or env.aliases \
                 or env.functions or unwrapped.background is not None:
@@ -475,7 +480,13 @@ class Analyzer:
 
     def _mentions(self, script: Script) -> list[Reason]:
         reasons: list[Reason] = []
-        for word in _all_words(script):
+        words = _all_words(script)
+        # One look at all the words first: a newline is never part of a mention nor next to one, so
+        # the words joined by it mention something exactly when one of them does (the common case
+        # is none, decided in one call).
+        if not words or not mentions("\n".join([w.value if w.value is not None else w.text for w in words])):
+            return reasons
+        for word in words:
             found = mentions(word.value if word.value is not None else word.text)
             if found:
                 reasons.append(reason("mention-only", word.span, piece=max(found, key=len)))
@@ -524,8 +535,8 @@ def _validation(finding: Finding) -> Validation:
     context = f"{identified.kind}\0{identified.family}\0" + "\0".join(environment)
     chosen = selection(identified.family, words, context)
     anywhere = digest(identified.kind, None, identity, environment) if finding.directory is not None else key
-    return Validation(identified.kind, identified.family, finding.statement(), finding.directory, key, finding.span,
-                      identity_text(environment, identity), environment, anywhere, chosen)
+    return _new(Validation, (identified.kind, identified.family, finding.statement(), finding.directory, key,
+                             finding.span, identity_text(environment, identity), environment, anywhere, chosen))
 
 
 def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:
@@ -570,10 +581,14 @@ def _all_words(script: Script) -> list[Word]:
         current = stack.pop()
         for statement in current.statements:
             for command in statement.pipeline.commands:
-                words.extend(command.words[1:] if command.kind == "simple" else ())
-                words.extend(command.assignments)
-                words.extend(r.target for r in command.redirects if r.target is not None)
+                if command.kind == "simple":
+                    words.extend(command.words[1:])
+                if command.assignments:
+                    words.extend(command.assignments)
+                if command.redirects:
+                    words.extend(r.target for r in command.redirects if r.target is not None)
                 if command.body is not None:
                     stack.append(command.body)
-                stack.extend(o.body for o in command.opaque if o.body is not None)
+                if command.opaque:
+                    stack.extend(o.body for o in command.opaque if o.body is not None)
     return words

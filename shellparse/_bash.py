@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._flat import Attach, NegationToken, Pipe, Token, Unit, attach, lone, operator, regroup, separate
+from ._flat import Attach, NegationToken, OperatorToken, Pipe, Token, Unit, attach, lone, regroup, separate
 from ._grammars import bash_parser
 from ._heredoc import end_problem
 from ._model import Command, Opaque, Redirect, Script, Span, Word, compound_command, simple_command
@@ -42,6 +42,15 @@ _COMPOUND_KINDS: dict[str, CommandKind] = {
     "for_statement": "for", "c_style_for_statement": "for", "function_definition": "function",
 }
 _new = tuple.__new__
+# What :meth:`_Converter.flatten` does with a node, by its type (in the order the types were once
+# tested: a type in two sets takes the first one's action).
+_SIMPLE, _DESCEND, _NEGATED, _REDIRECTED, _OPERATOR, _COMPOUND, _COMMENT, _WORD_LIKE = range(8)
+_FLATTEN: dict[str, int] = {
+    **dict.fromkeys(_STATEMENTS, _COMPOUND), **dict.fromkeys(_CONTAINERS, _DESCEND),
+    **dict.fromkeys(_OPERATORS, _OPERATOR), "negated_command": _NEGATED, "redirected_statement": _REDIRECTED,
+    "list": _DESCEND, "pipeline": _DESCEND, "command": _SIMPLE, "variable_assignment": _SIMPLE,
+    "variable_assignments": _SIMPLE, "comment": _COMMENT,
+}
 
 
 def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0, data: bytes | None = None) -> Script:
@@ -77,7 +86,8 @@ def _ascii_stand_in(data: bytes) -> bytes:
 
 
 class _Converter:
-    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "offsets", "problem", "source")
+    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "limit", "offsets", "problem", "shift",
+                 "source")
 
     def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int):
         self.source = text
@@ -87,6 +97,9 @@ class _Converter:
         self.ascii = len(data) == len(text)
         """No character outside ASCII: byte offsets are offsets into ``source``."""
         self.identity = offsets.identity
+        self.shift = None if offsets.identity else offsets.shift
+        """The one number byte offsets before ``limit`` map by (a string copied from the outer text)."""
+        self.limit = offsets.end
         self.carriage_returns = b"\r" in data
         self.problem: tuple[str, Span] | None = None
         """A syntax problem the grammar does not see (a here-document bash does not end where it does)."""
@@ -94,9 +107,13 @@ class _Converter:
     # -- helpers ---------------------------------------------------------------------------
 
     def span(self, node: Any) -> Span:
+        start, end = node.start_byte, node.end_byte
         if self.identity:
-            return _new(Span, (node.start_byte, node.end_byte))
-        return self.offsets.span(node.start_byte, node.end_byte)
+            return _new(Span, (start, end))
+        shift = self.shift
+        if shift is not None and start < self.limit:  # `OffsetMap.span`'s commonest case, inline
+            return _new(Span, (start + shift, end + shift))
+        return self.offsets.span(start, end)
 
     def text(self, node: Any) -> str:
         if self.ascii:
@@ -115,7 +132,12 @@ class _Converter:
             # bash does not treat a carriage return as blank: `npm test\r` runs the script "test\r"
             # (a command line with Windows line endings). tree-sitter does.
             value += "\r"
-        span = _new(Span, (start, end)) if self.identity else self.offsets.span(start, end)
+        if self.identity:
+            span = _new(Span, (start, end))
+        elif self.shift is not None and start < self.limit:
+            span = _new(Span, (start + self.shift, end + self.shift))
+        else:
+            span = self.offsets.span(start, end)
         return _new(Word, (text, value, span))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
@@ -180,39 +202,37 @@ class _Converter:
 
     def flatten(self, nodes: list[Any], items: list[Token], error: list[tuple[str, Span]]) -> None:
         # An explicit stack: `a && b && … ` nests one level per operator, far deeper than
-        # Python's recursion limit allows for long chains.
+        # Python's recursion limit allows for long chains. One table lookup says what a node is.
         stack: list[Any] = list(reversed(nodes))
+        actions = _FLATTEN
         while stack:
             node = stack.pop()
-            if isinstance(node, Attach):
+            if node.__class__ is Attach:
                 attach(items, node)
                 continue
             kind = node.type
-            if kind in ("command", "variable_assignment", "variable_assignments"):
+            action = actions.get(kind, _WORD_LIKE)
+            if action == _DESCEND:
+                stack.extend(reversed(node.children))
+            elif action == _OPERATOR and not node.is_named:
+                if kind == ";;" and self.depth == 0 and not error:
+                    error.append(("syntax error near ';;'", self.span(node)))
+                items.append(_new(OperatorToken, (_OPERATORS[kind], self.span(node))))
+            elif action == _SIMPLE:
                 timed = _timed_compound(node) if kind == "command" else None
                 if timed is not None:  # `time ( … )`: the keyword times the compound; its status is the compound's
                     stack.append(timed)
                     continue
                 self.emit(items, self.simple(node, stack))
-            elif kind in ("list", "pipeline"):
-                stack.extend(reversed(node.children))
-            elif kind == "negated_command":
+            elif action == _REDIRECTED:
+                self.redirected(node, items, stack)
+            elif action == _COMPOUND:
+                self.emit(items, self.compound(node))
+            elif action == _NEGATED:
                 separate(items, self.offsets(node.start_byte))
                 items.append(NegationToken(self.span(node.children[0])))
                 stack.extend(reversed(node.children[1:]))
-            elif kind == "redirected_statement":
-                self.redirected(node, items, stack)
-            elif kind in _OPERATORS and not node.is_named:
-                if kind == ";;" and self.depth == 0 and not error:
-                    error.append(("syntax error near ';;'", self.span(node)))
-                items.append(operator(_OPERATORS[kind], self.span(node)))
-            elif kind in _CONTAINERS:
-                stack.extend(reversed(node.children))
-            elif kind in _STATEMENTS:
-                self.emit(items, self.compound(node))
-            elif kind == "comment":
-                continue
-            elif node.is_named:
+            elif action != _COMMENT and node.is_named:
                 # A word-like node where a statement was expected (for-loop values, case
                 # patterns): it runs nothing itself, but substitutions inside it do.
                 opaque: list[Opaque] = []
@@ -271,7 +291,9 @@ class _Converter:
                 redirects.append(self.redirect(child, opaque, words, continuation))
         if continuation:
             stack.extend(reversed(continuation))
-        return simple_command(tuple(words), self.span(node), tuple(assignments), tuple(redirects), tuple(opaque))
+        # `simple_command`, inline: once per command
+        return _new(Command, ("simple", tuple(words), tuple(assignments), tuple(redirects), tuple(opaque), None,
+                              self.span(node), False))
 
     def redirect(self, node: Any, opaque: list[Opaque], extra_words: list[Word],
                  continuation: list[Any]) -> Redirect:

@@ -187,7 +187,8 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
     if family.style == "program":
         if family.requires and not _has_flag(args, family.requires):
             return None
-        return _new(Identified, (family.name, family.program_kind, (*head, *map(_text, args)), (), fixes))
+        words = [w.value if w.value is not None else w.text for w in args]  # `_text`, inline
+        return _new(Identified, (family.name, family.program_kind, (*head, *words), (), fixes))
     if family.style == "scripts":
         return _script(family, name, args)
     if family.style == "tasks":
@@ -202,7 +203,7 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
         kind = _goals_kind(family, arguments.words)
     if kind is None:
         return None
-    return Identified(family.name, kind, (*head, *arguments.kept), tuple(arguments.directories), fixes)
+    return _new(Identified, (family.name, kind, (*head, *arguments.kept), tuple(arguments.directories), fixes))
 
 
 def _arguments(family: Family, args: tuple[Word, ...]) -> _Arguments:
@@ -213,9 +214,10 @@ def _arguments(family: Family, args: tuple[Word, ...]) -> _Arguments:
     subcommand = family.style == "subcommand"
     index = 0
     while index < len(args):
-        value = _text(args[index])
+        word = args[index]
+        value = word.value if word.value is not None else word.text  # `_text`, inline: the hot loop
         if value == "--":
-            kept.extend(_text(w) for w in args[index:])
+            kept.extend([w.value if w.value is not None else w.text for w in args[index:]])
             break
         if value.startswith("-") and len(value) > 1 and not (subcommand and value == "--build"):
             option, _, attached = value.partition("=")
@@ -238,9 +240,9 @@ def _arguments(family: Family, args: tuple[Word, ...]) -> _Arguments:
             continue  # `make CC=clang test`: a variable, not a goal
         words.append(value)
         if subcommand:
-            kept.extend(_text(w) for w in args[index:])
+            kept.extend([w.value if w.value is not None else w.text for w in args[index:]])
             break
-    return _Arguments(kept, directories, words)
+    return _new(_Arguments, (kept, directories, words))
 
 
 def _subcommand_kind(family: Family, args: tuple[Word, ...], words: list[str]) -> CheckKind | None:

@@ -13,6 +13,7 @@ from itertools import accumulate
 from ._model import Span
 from ._patterns import lazy
 
+_new = tuple.__new__  # a span built without its generated constructor: the converters' hot path
 _NON_ASCII_RUN = lazy(r"[^\x00-\x7f]+")
 _STARTS_CHARACTER = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
 
@@ -20,7 +21,7 @@ _STARTS_CHARACTER = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256)
 class OffsetMap:
     """Maps byte offsets of a UTF-8 buffer to character offsets in the outermost text."""
 
-    __slots__ = ("_end", "_last", "_table", "identity", "shift")
+    __slots__ = ("_last", "_table", "end", "identity", "shift")
 
     def __init__(self, text: str, data: bytes, outer: Sequence[int] | None = None):
         # `outer[i]` is the outer offset of character i of `text` (with one extra entry for the
@@ -31,14 +32,15 @@ class OffsetMap:
         """Byte offsets before the end, plus this, are outer character offsets (``None`` when no one
         number does): ASCII text at top level, or an ASCII string copied unchanged from the outer
         text (``bash -c 'cd api && npm test'``, whose end is after the closing quote)."""
-        self._end = len(data)
+        self.end = len(data)
+        """The length of the buffer in bytes."""
         self._last = outer[-1] if outer else len(data)
         self._table: Sequence[int] | None = None if self.shift is not None else _byte_table(text, data, outer)
 
     def __call__(self, offset: int) -> int:
         shift = self.shift
         if shift is not None:
-            return offset + shift if offset < self._end or self.identity else self._last
+            return offset + shift if offset < self.end or self.identity else self._last
         table = self._table
         assert table is not None
         if offset >= len(table):
@@ -54,18 +56,18 @@ class OffsetMap:
         shift = self.shift
         if shift is not None:
             if self.identity:
-                return Span(start, max(start, end))
-            if start <= end <= self._end and start < self._end:
-                return Span(start + shift, end + shift)
+                return _new(Span, (start, max(start, end)))
+            if start <= end <= self.end and start < self.end:
+                return _new(Span, (start + shift, end + shift))
         table = self._table
         if table is None:
             first = self(start)
-            return Span(first, first if end <= start else self(end - 1) + 1)
+            return _new(Span, (first, first if end <= start else self(end - 1) + 1))
         last = len(table) - 1
         first = table[start] if start <= last else table[last]
         if end <= start:
-            return Span(first, first)
-        return Span(first, (table[end - 1] if end - 1 <= last else table[last]) + 1)
+            return _new(Span, (first, first))
+        return _new(Span, (first, (table[end - 1] if end - 1 <= last else table[last]) + 1))
 
 
 def _shift(text: str, data: bytes, outer: Sequence[int] | None) -> int | None:

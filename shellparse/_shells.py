@@ -36,6 +36,9 @@ class ShellOptions(NamedTuple):
 
 PLAIN = ShellOptions()
 """No option that bears on the status."""
+_PLAIN_STATE: dict[str, bool] = PLAIN._asdict()
+"""The options of :data:`PLAIN` by name, in field order (what :func:`invocation` starts from)."""
+_new = tuple.__new__
 _LETTERS = {"e": "errexit", "u": "nounset", "t": "onecmd"}
 _SET_NAMES = {"pipefail": "pipefail", "errexit": "errexit", "nounset": "nounset", "onecmd": "onecmd"}
 _SHOPT_NAMES = {"expand_aliases": "aliases", "extdebug": "extdebug"}
@@ -63,12 +66,13 @@ class Invocation(NamedTuple):
 def invocation(argv: list[Word], index: int, *, bash: bool) -> Invocation:
     """Read a shell's options from ``argv[index:]`` (``bash``: the shell is bash, whose non-interactive
     mode does not expand aliases; other shells do)."""
-    state: dict[str, bool] = dict(PLAIN._asdict(), aliases=not bash)
+    state = dict(_PLAIN_STATE)
+    state["aliases"] = not bash
     command = stdin = noexec = inert = False
     while index < len(argv):
         value = argv[index].value
         if value is None:
-            return Invocation(index, command, stdin, ShellOptions(**state), inert,
+            return Invocation(index, command, stdin, _options(state), inert,
                               f"the shell option {argv[index].text} expands at run time")
         if value in ("--", "-"):
             index += 1
@@ -105,5 +109,11 @@ def invocation(argv: list[Word], index: int, *, bash: bool) -> Invocation:
                 state["login"] = on
             elif letter in _LETTERS:
                 state[_LETTERS[letter]] = on
-    options = ShellOptions(**state)
-    return Invocation(index, command, stdin, options, inert or (noexec and not options.interactive), None)
+    options = _options(state)
+    return _new(Invocation, (index, command, stdin, options, inert or (noexec and not options.interactive), None))
+
+
+def _options(state: dict[str, bool]) -> ShellOptions:
+    """``ShellOptions(**state)`` for a ``state`` holding every field, in field order (as
+    :data:`_PLAIN_STATE` and so every state :func:`invocation` builds does)."""
+    return _new(ShellOptions, tuple(state.values()))

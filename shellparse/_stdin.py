@@ -40,13 +40,18 @@ def stdin_script(command: Command, shell: Nested, text: str) -> tuple[Nested, Re
         if problem is None and not quoted and any(char in body for char in "$`\\"):
             span = Span(redirect.span.start, end)
             problem = reason("stdin-script", span, "expanded", piece=excerpt(text, redirect.span))
-        return shell._replace(text=body, positions=[*range(start, end), end], stdin=False), problem
+        return _read(shell, body, [*range(start, end), end]), problem
     if redirect.op == "<<<" and redirect.target is not None:
         unquoted = bash_unquote(redirect.target.text, redirect.target.span.start)
         if unquoted is not None:
             string, positions = unquoted
-            return shell._replace(text=string, positions=positions, stdin=False), problem
+            return _read(shell, string, positions), problem
     return None
+
+
+def _read(shell: Nested, text: str, positions: list[int]) -> Nested:
+    """``shell`` reading ``text`` (``shell._replace(text=…, positions=…, stdin=False)``, built directly)."""
+    return tuple.__new__(Nested, (text, positions, shell.shell, shell.via, shell.options, False))
 
 
 def _feeds_stdin(redirect: Redirect) -> bool:

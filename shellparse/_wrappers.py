@@ -208,7 +208,7 @@ def _problem(wrappers: tuple[Word, ...], directories: tuple[Word, ...], problem:
 
 
 def _runs_string(wrappers: tuple[Word, ...], directories: tuple[Word, ...], nested: Nested) -> Unwrapped:
-    return Unwrapped((), wrappers, directories, nested)
+    return _new(Unwrapped, ((), wrappers, directories, nested, None, None, None, ()))
 
 
 class Detached(NamedTuple):
@@ -313,7 +313,7 @@ def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrappe
                                       directories=tuple(directories) + unwrapped.directories,
                                       background=outcome.span)
         argv = applied.rest
-    return Unwrapped(tuple(argv), tuple(wrappers), tuple(directories))
+    return _new(Unwrapped, (tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None, ()))
 
 
 def _same_shell(argv: list[Word], name: str, *, first: bool) -> Unwrapped | None:
@@ -447,13 +447,14 @@ def _after_subcommand(wrapper: Wrapper, argv: list[Word]) -> int:
     return -1
 
 
-def _nested_from(word: Word, outer: str, via: Word, options: ShellOptions = PLAIN) -> Unwrapped:
+def _nested_from(word: Word, outer: str, via: Word, options: ShellOptions = PLAIN, *,
+                 wrappers: tuple[Word, ...] = (), directories: tuple[Word, ...] = ()) -> Unwrapped:
     """A command string written as one word in the ``outer`` dialect, run by a POSIX shell."""
     unquoted = (pwsh_unquote if outer == "pwsh" else bash_unquote)(word.text, word.span.start)
     if unquoted is None:
-        return _problem((), (), f"the command string {word.text} expands at run time")
+        return _problem(wrappers, directories, f"the command string {word.text} expands at run time")
     text, positions = unquoted
-    return _runs_string((), (), Nested(text, positions, "bash", via, options))
+    return _runs_string(wrappers, directories, _new(Nested, (text, positions, "bash", via, options, False)))
 
 
 def _shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],
@@ -498,8 +499,8 @@ def _posix_shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, 
     if shell.command:
         if shell.operand >= len(argv):
             return _problem(wrappers, directories, "`-c` has no command string")
-        nested = _nested_from(argv[shell.operand], outer, argv[0], shell.options)
-        return nested._replace(wrappers=wrappers, directories=directories)
+        return _nested_from(argv[shell.operand], outer, argv[0], shell.options, wrappers=wrappers,
+                            directories=directories)
     if shell.stdin or shell.operand >= len(argv):
         return _runs_string(wrappers, directories, Nested("", [], "bash", argv[0], shell.options, stdin=True))
     # `bash script.sh args`: the script is the program
