@@ -24,7 +24,7 @@ a check also rewrite files (``eslint --fix``).
 """
 
 import re
-from typing import Literal, NamedTuple
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from ._patterns import lazy
 from ._vocabulary import CheckKind
@@ -402,6 +402,14 @@ def mentions(text: str) -> list[str]:
     return found
 
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    _Separated: TypeAlias = "Cosmetic | None"
+else:
+    _Separated = object  # a string annotation would be compiled as the class is made (see `_model`)
+
+
 class Cosmetic(NamedTuple):
     """One family's cosmetic options: they change what a run prints, never what it checks, so they
     are no part of the check's identity (``go test ./pkg -v`` is the check ``go test ./pkg``)."""
@@ -416,7 +424,7 @@ class Cosmetic(NamedTuple):
     until: frozenset[str] = frozenset()
     """Words that end the options the family's own program reads (``run`` and ``test`` for a
     package manager: what follows belongs to the script)."""
-    separated: "Cosmetic | None" = None
+    separated: _Separated = None
     """The cosmetic options after ``--`` (a test binary's, for ``cargo test -- --nocapture``); the
     ``--`` goes too when nothing is left after it."""
 

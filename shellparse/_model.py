@@ -12,9 +12,20 @@ The types are ``NamedTuple`` subclasses: immutable, hashable, and cheap to build
 creates many of them per command and start-up time matters for hooks).
 """
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from ._vocabulary import CommandKind, OpaqueKind, Operator
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    _Body: TypeAlias = "Script | None"
+    """What a compound command or a substitution holds: its code parsed, or ``None``."""
+else:
+    # A NamedTuple field's annotation is evaluated as its class is made, and a string one is then
+    # compiled (the first compile of a process costs a `witness check` about 2 ms). `Script` is
+    # defined below, so type checkers read the alias above and the running program this.
+    _Body = object
 
 
 class Span(NamedTuple):
@@ -64,7 +75,7 @@ class Opaque(NamedTuple):
     """``substitution``, ``process-substitution``, ``subexpression`` or ``script-block``."""
     span: Span
     """Where the construct is, delimiters included."""
-    body: "Script | None"
+    body: _Body
     """The code inside, parsed; ``None`` when it could not be."""
 
 
@@ -93,7 +104,7 @@ class Command(NamedTuple):
     """Redirections attached to this command."""
     opaque: tuple[Opaque, ...]
     """Substitutions and script blocks found in the words, assignments and redirects."""
-    body: "Script | None"
+    body: _Body
     """The statements inside a compound command, parsed as a script of their own."""
     span: Span
     """Where the command is, its redirects included."""

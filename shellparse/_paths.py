@@ -8,15 +8,11 @@ that matches nothing, and an ``if`` whose condition fails with no ``else``, repo
 running the check at all (bash: ``if [ -d missing ]; then pytest; fi`` exits 0).
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from ._model import Command, Span, Statement, Word
+from ._shellstate import ShellState
 from ._status import always_succeeds, exit_form
-
-if TYPE_CHECKING:
-    from ._shellstate import ShellState
 
 _GLOB = frozenset("*?[{\\")
 _TRUE = frozenset({"true", ":"})

@@ -6,7 +6,6 @@ order of the text they look at, and every one is cheap when its shape is absent 
 runs none of them).
 """
 
-from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
@@ -78,7 +77,7 @@ class Verdict:
         self.unattributed = True
 
 
-def place(analyzer: Analyzer, statements: tuple[Statement, ...], ends: list[int], index: int, position: int, *,
+def place(analyzer: "Analyzer", statements: tuple[Statement, ...], ends: list[int], index: int, position: int, *,
           before: Before, shell: Shell, env: ShellState, waited: bool = False) -> Verdict:
     """The verdict on the check that is command ``position`` of ``statements[index]``; ``ends[i]``
     is the last statement of the ``&&``/``||`` list statement ``i`` belongs to; ``waited``: a
@@ -135,7 +134,7 @@ def _rest(statements: tuple[Statement, ...], end: int) -> Span:
                 statements[-1].pipeline.span.end)
 
 
-def _after(analyzer: Analyzer, statements: tuple[Statement, ...], following: int, shell: Shell,
+def _after(analyzer: "Analyzer", statements: tuple[Statement, ...], following: int, shell: Shell,
            env: ShellState, *, passed_only: bool, saved: str | None) -> Tail:
     if shell == "pwsh":
         return _pwsh_tail(analyzer.text, statements, following)
@@ -144,7 +143,7 @@ def _after(analyzer: Analyzer, statements: tuple[Statement, ...], following: int
                       saved=saved)
 
 
-def _background(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statement, ...], end: int, *,
+def _background(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], end: int, *,
                 waited: bool) -> int:
     """`&` (or `coproc`): masks, unless a `wait` for the job follows; the index the tail starts at."""
     if not waited:
@@ -164,7 +163,7 @@ def _errexit_ends(before: Before, pipeline: Pipeline, last_of_list: bool, positi
         and (position + 1 == len(pipeline.commands) or before.pipefail)
 
 
-def _piped_into(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, position: int, shell: Shell, *,
+def _piped_into(analyzer: "Analyzer", verdict: Verdict, pipeline: Pipeline, position: int, shell: Shell, *,
                 maybe_pipefail: bool) -> None:
     """A pipe into the check only feeds it, unless pipefail lets the producer's failure through."""
     feed = Span(pipeline.span.start, pipeline.pipes[position - 1].end)
@@ -174,7 +173,7 @@ def _piped_into(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, positi
         verdict.keep(reason("pipe-into-check", feed))
 
 
-def _piped_out(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, position: int, shell: Shell, *,
+def _piped_out(analyzer: "Analyzer", verdict: Verdict, pipeline: Pipeline, position: int, shell: Shell, *,
                tail: Tail | None, exact: bool, pipefail: bool) -> Tail | None:
     """Pipes from the check to consumers; returns the tail, reworded when the script leaves with
     the check's own status whatever the pipe does."""
@@ -210,7 +209,7 @@ def _piped_out(analyzer: Analyzer, verdict: Verdict, pipeline: Pipeline, positio
     return tail
 
 
-def _list_before(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statement, ...], index: int,
+def _list_before(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], index: int,
                  env: ShellState) -> int:
     """The statements before the check in its own ``&&``/``||`` list; returns where the list starts."""
     start = index
@@ -229,7 +228,7 @@ def _list_before(analyzer: Analyzer, verdict: Verdict, statements: tuple[Stateme
     return start
 
 
-def _list_after(analyzer: Analyzer, verdict: Verdict, statements: tuple[Statement, ...], index: int, end: int,
+def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], index: int, end: int,
                 shell: Shell, env: ShellState) -> tuple[bool, str | None]:
     """The statements after the check in its own ``&&``/``||`` list. Returns whether a failing
     check then ends the script with its own status (``|| exit``: what follows runs only after a
@@ -279,7 +278,7 @@ def _succeed(statements: tuple[Statement, ...], index: int, end: int, env: Shell
     return statements[end].op != "&"
 
 
-def _failure_exit(analyzer: Analyzer, statement: Statement, shell: Shell, env: ShellState) -> bool:
+def _failure_exit(analyzer: "Analyzer", statement: Statement, shell: Shell, env: ShellState) -> bool:
     """``|| exit``, ``|| exit $?`` or ``|| { rc=$?; …; exit $rc; }``: leaves with the failing status."""
     commands = statement.pipeline.commands
     if len(commands) != 1 or statement.pipeline.negation is not None:
@@ -322,7 +321,7 @@ def _pwsh_tail(text: str, statements: tuple[Statement, ...], index: int) -> Tail
     return Tail(kept)
 
 
-def consumer_of(analyzer: Analyzer, command: Command, shell: Shell, env: ShellState | None = None) -> Consumer:
+def consumer_of(analyzer: "Analyzer", command: Command, shell: Shell, env: ShellState | None = None) -> Consumer:
     """What ``command``, after a pipe, does to the pipeline's status."""
     if command.kind != "simple" or command.opaque or not command.words:
         return "deciding"

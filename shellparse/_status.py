@@ -7,17 +7,13 @@ These recognisers decide the shapes that carry a check's status past the check i
 that may be redefined, or an expansion that can fail (``${X?}``) is refused.
 """
 
-from __future__ import annotations
-
 import re
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import Literal, NamedTuple
 
 from ._builtins import BASH_BUILTINS
 from ._model import Command, Redirect, Word
 from ._patterns import lazy
-
-if TYPE_CHECKING:
-    from ._shellstate import ShellState
+from ._shellstate import ShellState
 
 _LAST = frozenset({"$?", '"$?"', "${?}", '"${?}"'})
 _PIPESTATUS = lazy(r'^"?\$(?:\{PIPESTATUS\[(\d+)\]\}|PIPESTATUS|\{PIPESTATUS\})"?$')

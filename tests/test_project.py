@@ -248,6 +248,19 @@ def test_witness_check_printing_text_loads_only_the_analysis(tmp_path: Path) -> 
     assert "json" in modules_loaded(tmp_path, ["check", "--json", "--", "npm test"])
 
 
+def test_the_check_paths_named_tuples_have_no_string_annotations(tmp_path: Path) -> None:
+    """No NamedTuple class a `witness check` process makes has a field annotated by a string (`typing` would
+    compile each one as the class is made, and the process's first compile is costly)."""
+    code = ("import sys, typing; from advisor.cli import _fast, _check, _verdict; import shellparse._analysis; "
+            "print([f'{m.__name__}.{n}.{f}' for m in list(sys.modules.values()) "
+            "if m.__name__.startswith(('shellparse', 'advisor')) "
+            "for n, c in vars(m).items() if isinstance(c, type) and issubclass(c, tuple) and "
+            "c.__module__ == m.__name__ for f, a in getattr(c, '__annotations__', {}).items() "
+            "if isinstance(a, (str, typing.ForwardRef))])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
 def test_output_markers_load_when_first_used() -> None:
     """`shellparse`'s output markers are public names that load their module on first use, as the
     same objects, and then sit in the package like any other name; unknown names still fail."""
