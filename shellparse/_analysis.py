@@ -192,17 +192,12 @@ class Analyzer:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed,
                                         chain=verdict.chain_source)
                     mine.extend(inner)
-            if mine:
+            if mine:  # most statements find nothing
                 if errexit and not errexit_chain:
                     errexit_chain = chain  # under `set -e` the rest of the script is one chain
                 self._chained(mine, errexit_chain if errexit else chain, after=checked)
                 checked = True
-            if mine:
-                mutations = self.mutations  # `_ended`, inline: most statements find nothing
-                for finding in mine:
-                    if finding.mutations_at is None:
-                        finding.mutations_at = mutations
-                findings.extend(mine)
+                findings.extend(self._ended(mine))
             if index < last or shared:
                 update(env, statements, index, end, shell=shell, text=self.text)
         return findings

@@ -116,4 +116,7 @@ def invocation(argv: list[Word], index: int, *, bash: bool) -> Invocation:
 def _options(state: dict[str, bool]) -> ShellOptions:
     """``ShellOptions(**state)`` for a ``state`` holding every field, in field order (as
     :data:`_PLAIN_STATE` and so every state :func:`invocation` builds does)."""
-    return _new(ShellOptions, tuple(state.values()))
+    values = tuple(state.values())
+    if len(values) != len(ShellOptions._fields):  # a table row naming no field: fail as the constructor would
+        raise TypeError(f"shell options {sorted(set(state) - set(ShellOptions._fields))} are no ShellOptions fields")
+    return _new(ShellOptions, values)

@@ -319,6 +319,20 @@ def test_witness_check_in_process_leaves_the_collector_as_it_was(enabled: bool,
     assert "reporting pipe" in capsys.readouterr().out
 
 
+def test_only_the_witness_process_itself_freezes_the_collector() -> None:
+    """A program that sets `sys.argv` and calls `main()` gets its collector back unfrozen; the `witness` command
+    (which does freeze, as it ends) prints the same verdict."""
+    code = ("import gc, sys; from advisor.cli import main; "
+            "sys.argv = ['witness', 'check', '--', 'npm test | tail -5']; code = main(); "
+            "print(code, gc.get_freeze_count(), gc.isenabled(), file=sys.stderr)")
+    program = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert program.stderr.split() == ["0", "0", "True"], program.stderr
+    witness = str(Path(sys.executable).with_name("witness"))
+    command = subprocess.run([witness, "check", "--", "npm test | tail -5"], capture_output=True, text=True,
+                             timeout=60, cwd=ROOT)
+    assert (command.returncode, command.stdout) == (0, program.stdout) and "reporting pipe" in command.stdout
+
+
 def test_witness_hook_answers_tool_events_with_almost_nothing_loaded(tmp_path: Path) -> None:
     """A `witness hook` process answering PostToolUse loads neither the analyser nor the tracker,
     click, pydantic, SDKs or servers, nor anything of `check` or `audit` — not even `typing`."""

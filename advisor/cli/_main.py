@@ -10,7 +10,7 @@ click, which reports it. Every exception that ends a command becomes an exit sta
 A ``witness check`` process also spares itself the cyclic garbage collector: loading the analyser
 allocates tens of thousands of long-lived objects and no garbage, so the collections that start-up
 would trigger, and the last one the interpreter makes at exit, only walk objects that are all still
-in use (about a ninth of what the process executes beyond a bare interpreter).
+in use (``benchmarks/startup_bench.py`` measures what that spares).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from ._exits import ExitCode, exit_code_for
 def main(argv: list[str] | None = None) -> int:
     """Run ``witness`` with ``argv`` (default: the process arguments); return the exit status.
 
-    Without ``argv`` it runs as the process's own command (the console script), which the process
-    ends after: ``witness check`` then freezes what it leaves for the collector (see ``_run_check``)."""
+    Run by the ``witness`` console script itself (no ``argv``), it is the whole process, which ends
+    after it: ``witness check`` then freezes what it leaves for the collector (see ``_run_check``);
+    a program calling ``main()`` keeps its collector as it was."""
     args = list(sys.argv[1:] if argv is None else argv)
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
@@ -37,12 +38,19 @@ def main(argv: list[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     try:
-        code = _run(args, whole_process=argv is None)
+        code = _run(args, whole_process=argv is None and _is_the_console_script())
     except (Exception, KeyboardInterrupt) as error:
         code = exit_code_for(error, sys.stderr)
     from ._output import finish
 
     return finish(code)
+
+
+def _is_the_console_script() -> bool:
+    """Whether this process is the installed ``witness`` command (its main program the console
+    script), so that what it leaves at exit is its own: a program that calls :func:`main` is not."""
+    program = getattr(sys.modules.get("__main__"), "__file__", None)
+    return isinstance(program, str) and os.path.basename(program).split(".")[0].removesuffix("-script") == "witness"
 
 
 def _run(args: list[str], *, whole_process: bool) -> int:
@@ -63,7 +71,7 @@ def _run_check(args: list[str], *, whole_process: bool) -> int | None:
     runs with it, as long as its input. When this is the whole process (``main()`` run as the
     console script), what is left is frozen at the end, so the interpreter's last collection skips
     it: all that escapes is cyclic garbage, and the analysis leaves none that holds a resource."""
-    paused = gc.isenabled()
+    was_enabled = gc.isenabled()
     gc.disable()
     try:
         from ._fast import parse_check
@@ -73,11 +81,11 @@ def _run_check(args: list[str], *, whole_process: bool) -> int | None:
             return None
         from ._check import run_check
 
-        if options.batch is not None and paused:
+        if options.batch is not None and was_enabled:
             gc.enable()
         code = run_check(options, sys.stdout, sys.stderr)
     finally:
-        if paused:
+        if was_enabled:
             gc.enable()
     if whole_process and options.batch is None:
         gc.freeze()

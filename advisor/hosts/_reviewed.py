@@ -21,6 +21,8 @@ LOCK_TIMEOUT = 5.0
 KEPT = 32
 """Digests kept per agent (the oldest are forgotten first)."""
 _VERSION = 1
+_PREFIX = "reviewed-"
+"""This kind's file names start so (one of :data:`._state.KINDS`)."""
 
 
 class ReviewedStates:
@@ -34,7 +36,7 @@ class ReviewedStates:
 
     def path(self, key: BlockKey) -> Path:
         """The file of ``key``'s session."""
-        return session_file(self.folder, key, prefix="reviewed-")
+        return session_file(self.folder, key, prefix=_PREFIX)
 
     def claim(self, key: BlockKey, state: str) -> bool:
         """Record that ``key``'s agent is reviewed in ``state``; ``False`` if it already was.
@@ -51,7 +53,7 @@ class ReviewedStates:
                 agents[key.agent] = seen
                 return False
             agents[key.agent] = [*seen, state][-KEPT:]
-            write_state(path, {"version": _VERSION, "agents": agents})
+            write_state(path, {"version": _VERSION, "agents": agents}, prefix=_PREFIX)
         return True
 
 

@@ -2,9 +2,10 @@
 
 One small JSON file per host, session and kind of record (block counts, reviewed states) under
 ``$WITNESS_HOME/hooks/``. A hook starts a process per call and never learns that a session has
-ended, so nothing else would ever remove a file: a file no hook has changed for
-:data:`KEPT_DAYS` is removed when the next session's first file is written (one listing of the
-folder per new session, not per call). A session resumed after that starts its counts afresh.
+ended, so nothing else would ever remove a file: when a kind's first file for a new session is
+written, that kind's files unchanged for :data:`KEPT_DAYS` are removed (one listing of the folder
+per new session, not per call; each kind under its own lock, so no removal races a write of the
+same kind). A session resumed after that starts its counts afresh.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ KEPT_DAYS = 30
 """Days a session's state file is kept after its last change."""
 STATE_SUFFIX = ".json"
 """What every state file's name ends with (locks end otherwise)."""
+KINDS = ("", "reviewed-")
+"""The prefixes of the kinds of state file: block counts, reviewed states."""
 _TEMPORARY_SUFFIX = ".tmp"
 """A state file being written; one this old was left by a hook killed while writing it."""
 
@@ -46,10 +49,11 @@ def session_file(folder: Path, key: SessionKey, *, prefix: str = "") -> Path:
     return folder / f"{prefix}{safe}{STATE_SUFFIX}"
 
 
-def write_state(path: Path, state: dict[str, Any], *, kept_days: float = KEPT_DAYS) -> None:
-    """Replace ``path`` with ``state`` atomically; a new session's file first removes the stale ones."""
+def write_state(path: Path, state: dict[str, Any], *, prefix: str = "") -> None:
+    """Replace ``path`` (a file of the kind named by ``prefix``) with ``state`` atomically; a new
+    session's file first removes its kind's stale ones."""
     if not path.exists():
-        remove_stale(path.parent, kept_days=kept_days)
+        remove_stale(path.parent, prefix=prefix)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=_TEMPORARY_SUFFIX,
                                      encoding="utf-8") as handle:
         json.dump(state, handle)
@@ -60,24 +64,24 @@ def write_state(path: Path, state: dict[str, Any], *, kept_days: float = KEPT_DA
         raise
 
 
-def remove_stale(folder: Path, *, kept_days: float = KEPT_DAYS) -> list[Path]:
-    """Remove the state files in ``folder`` unchanged for ``kept_days``; the removed ones.
+def remove_stale(folder: Path, *, prefix: str, kept_days: float = KEPT_DAYS) -> None:
+    """Remove the state files of the kind named by ``prefix`` (one of :data:`KINDS`) in ``folder``
+    unchanged for ``kept_days``, and abandoned temporary copies as old (no writer is that slow).
 
-    Only regular files named like state files (or their abandoned temporary copies) go; a file
-    another hook removes first, or one that cannot be removed, is left to a later call (the caller
-    holds its own lock, not every kind's)."""
+    Only regular files go. The caller holds its kind's lock, so no hook writes a file of that kind
+    meanwhile; a file that cannot be removed, or that another hook removed first, is skipped."""
     cutoff = time.time() - kept_days * 86_400
-    removed: list[Path] = []
+    others = tuple(kind for kind in KINDS if len(kind) > len(prefix) and kind.startswith(prefix))
     try:
         entries = list(os.scandir(folder))
     except OSError:
-        return removed
+        return
     for entry in entries:
+        name = entry.name
+        mine = name.endswith(STATE_SUFFIX) and name.startswith(prefix) and not name.startswith(others)
         try:
-            if (entry.name.endswith((STATE_SUFFIX, _TEMPORARY_SUFFIX)) and entry.is_file(follow_symlinks=False)
+            if ((mine or name.endswith(_TEMPORARY_SUFFIX)) and entry.is_file(follow_symlinks=False)
                     and entry.stat(follow_symlinks=False).st_mtime < cutoff):
                 os.unlink(entry.path)
-                removed.append(Path(entry.path))
         except OSError:
             continue
-    return removed

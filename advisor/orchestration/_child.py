@@ -99,7 +99,8 @@ class GuardedInvestigation(Investigation):
     def declarations(self) -> tuple[ToolSpec, ...]:
         """The verdict tool first (whatever the policy), then the tools the ceiling grants."""
         # A case packet has no ledger cards, so the ledger's expander has nothing to expand here.
-        own = [spec for spec in investigation_tools(self.settings.model_copy(update={"max_rounds": 1}))
+        own = [spec for spec in investigation_tools(self.settings.model_copy(update={"max_rounds": 1}),
+                                                    workspace=self.workspace is not None)
                if tool_class(spec.name).effect != "internal" and grant_name(spec.name) in self._granted]
         extra = [tool.spec for tool in self._host_tools.values() if grant_name(tool.spec.name) in self._granted]
         if self.settings.max_rounds == 0:  # no investigation rounds: only the verdict channel

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shellparse import analyze, failure_evidence, rewrite_evidence
-from shellparse._markers import _REWRITE_WORDS, _rewrites
+from shellparse._markers import _REWRITE_WORDS, REWRITE_MARKERS, _rewrites
 
 FORMAT_CHECKS = [
     ("prettier --check .", "prettier"), ("black --check src", "black"), ("ruff format --check .", "ruff"),
@@ -163,6 +163,13 @@ FRAGMENTS = st.sampled_from(["[This command modified 1 file you've previously re
                              "  Fixed a.rs (1 fix)",
                              "Formatted 3 files", "\n", " ", "1", "file", "s", "(", "Fix", "ed", "Format", "ted",
                              "re", "\t"])
+
+
+@pytest.mark.parametrize("marker", REWRITE_MARKERS)
+def test_every_rewrite_marker_spells_out_a_word_that_admits_it(marker: str) -> None:
+    """Each rewrite marker's pattern holds one of the admitting words as literal text, so a new marker without one
+    (which the cheap look would rule out unseen) fails here."""
+    assert any(word in marker for word in _REWRITE_WORDS), marker
 
 
 @given(st.lists(FRAGMENTS | st.text(max_size=5), max_size=12).map("".join))

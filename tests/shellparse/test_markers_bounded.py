@@ -51,12 +51,7 @@ def whole_output_evidence(family: str, output: str) -> str | None:
     if pattern is None or not output or re.search(CUES, output, re.IGNORECASE) is None:
         return None
     match = pattern.search(output)
-    if match is None:
-        return None
-    start = output.rfind("\n", 0, match.start()) + 1
-    end = output.find("\n", match.start())
-    line = output[start : end if end >= 0 else len(output)].strip()
-    return line if len(line) <= 200 else line[:199] + "…"
+    return _first_line(output, match.start()) if match is not None else None
 
 
 LINES = st.sampled_from([line for _, output, _ in FAILING for line in output.splitlines()]
@@ -83,6 +78,19 @@ def test_not_run_finds_what_one_alternation_over_all_of_it_finds(family: str, ou
     """For any output under the bound, the not-run line is the one a single `re.MULTILINE` alternation finds."""
     assume("\x1b" not in output)  # colour codes are read past, which the plain reference does not do
     assert not_run_evidence(family, output) == whole_output_not_run(family, output)
+
+
+@pytest.mark.parametrize(("family", "line"), [("npm-script", "npm error Missing script: test"),
+                                              ("cargo", "error: no test target named `api`"),
+                                              ("dotnet", "MSBUILD : error MSB1009: Project file does not exist.")])
+def test_not_run_is_found_at_either_end_of_a_long_output_and_past_colour_codes(family: str, line: str) -> None:
+    """A not-run line after or before a megabyte of other output is found; a coloured one is shown as printed."""
+    filler = "   Compiling crate v0.1.0\n" * 50_000
+    assert not_run_evidence(family, filler + line) == line
+    assert not_run_evidence(family, line + "\n" + filler) == line
+    assert not_run_evidence(family, filler + line + "\n" + filler) is None  # the middle is not read
+    coloured = f"\x1b[31m{line}\x1b[0m"
+    assert not_run_evidence(family, f"ok\n{coloured}\n") == coloured
 
 
 @given(st.sampled_from(FAMILIES), OUTPUTS)

@@ -1,5 +1,6 @@
 """The Stop hook's state files do not pile up: a session's files go once no hook has changed them
-for the kept days, and nothing else in the folder is touched."""
+for the kept days (when a new session writes its first file of that kind), and nothing else in the
+folder is touched."""
 
 from __future__ import annotations
 
@@ -27,16 +28,19 @@ def _old_session_files(folder: Path) -> tuple[Path, Path]:
             _age(ReviewedStates(folder).path(old), KEPT_DAYS + 1))
 
 
-def test_a_new_sessions_first_count_removes_stale_sessions_files(tmp_path: Path) -> None:
-    """Counting a new session's first block removes another session's counts and reviewed states unchanged for
-    longer than the kept days, and keeps a session changed within them."""
+def test_a_new_sessions_first_file_removes_its_kinds_stale_files(tmp_path: Path) -> None:
+    """A new session's first block count removes other sessions' counts unchanged for longer than the kept days
+    (not a session changed within them, nor a reviewed state: each kind prunes its own, under its own lock); its
+    first reviewed state removes the stale reviewed states."""
     counts, reviewed = _old_session_files(tmp_path)
     recent = BlockKey("codex", "recent", "main", "t")
     BlockCounter(tmp_path).count(recent, 3)
     recent_file = _age(BlockCounter(tmp_path).path(recent), KEPT_DAYS - 1)
-    BlockCounter(tmp_path).count(BlockKey("claude-code", "new", "main", "t"), 3)
-    assert not counts.exists() and not reviewed.exists()
-    assert recent_file.exists()
+    new = BlockKey("claude-code", "new", "main", "t")
+    BlockCounter(tmp_path).count(new, 3)
+    assert not counts.exists() and reviewed.exists() and recent_file.exists()
+    ReviewedStates(tmp_path).claim(new, "digest")
+    assert not reviewed.exists() and recent_file.exists()
 
 
 def test_only_state_files_are_removed(tmp_path: Path) -> None:
@@ -55,7 +59,8 @@ def test_only_state_files_are_removed(tmp_path: Path) -> None:
     ReviewedStates(tmp_path).claim(BlockKey("codex", "new", "main", "t"), "digest")
     assert all(path.exists() for path in others) and (tmp_path / "folder.json").is_dir()
     assert not abandoned.exists()
-    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["folder.json", "reviewed-codex-new.json"]
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["claude-code-old.json", "folder.json",
+                                                                "reviewed-codex-new.json"]
 
 
 def test_a_sessions_own_old_file_is_read_before_it_could_go(tmp_path: Path) -> None:
@@ -69,9 +74,10 @@ def test_a_sessions_own_old_file_is_read_before_it_could_go(tmp_path: Path) -> N
 
 
 def test_the_stop_hook_prunes_as_it_counts(tmp_path: Path) -> None:
-    """A real `witness hook` Stop that blocks a new session removes the stale files of an old one."""
+    """A real `witness hook` Stop that blocks a new session removes the stale block counts of an old one."""
     counts, reviewed = _old_session_files(tmp_path / "hooks")
     _, answer, _ = hook(stop(parent_while_delegating(tmp_path)), tmp_path)
     assert decision(answer) == "block"
-    assert not counts.exists() and not reviewed.exists()
-    assert [p.name for p in (tmp_path / "hooks").glob("*.json")] == ["claude-code-s-1.json"]
+    assert not counts.exists() and reviewed.exists()  # no review ran: the reviewed states wait for one
+    assert sorted(p.name for p in (tmp_path / "hooks").glob("*.json")) == ["claude-code-s-1.json",
+                                                                           "reviewed-claude-code-old.json"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -145,3 +147,20 @@ class PermissionMachine(RuleBasedStateMachine):
 
 
 TestPermissionMachine = PermissionMachine.TestCase
+
+
+@pytest.mark.parametrize("has_workspace", [True, False])
+def test_an_advisor_with_no_workspace_is_declared_no_workspace_tools(tmp_path: Path, has_workspace: bool) -> None:
+    """Every tool granted: an advisor child with a workspace is declared the read tools, one without none of them
+    (they could only refuse), the verdict channel either way."""
+    from advisor.consult import ConsultSettings
+    from advisor.orchestration._child import GuardedInvestigation
+
+    granted = frozenset({"read", "grep", "glob", "git_diff", "advisor_expand"})  # `glob` grants find and ls
+    investigation = GuardedInvestigation(tmp_path if has_workspace else None, settings=ConsultSettings(),
+                                         redact=str, submit=lambda _: (True, ""), check=lambda _: None,
+                                         granted=granted)
+    names = [spec.name for spec in investigation.declarations()]
+    assert names[0] == "advisor_verdict"
+    assert ({"read", "grep", "find", "ls", "git_diff"} <= set(names)) is has_workspace
+    assert not ({"read", "grep", "find", "ls", "git_diff"} & set(names)) or has_workspace
