@@ -107,11 +107,14 @@ class _Converter:
     # -- helpers ---------------------------------------------------------------------------
 
     def span(self, node: Any) -> Span:
-        start, end = node.start_byte, node.end_byte
+        return self.byte_span(node.start_byte, node.end_byte)
+
+    def byte_span(self, start: int, end: int) -> Span:
+        """``self.offsets.span(start, end)``, its commonest cases first (the converter's hot path)."""
         if self.identity:
             return _new(Span, (start, end))
         shift = self.shift
-        if shift is not None and start < self.limit:  # `OffsetMap.span`'s commonest case, inline
+        if shift is not None and start <= end <= self.limit and start < self.limit:
             return _new(Span, (start + shift, end + shift))
         return self.offsets.span(start, end)
 
@@ -132,13 +135,7 @@ class _Converter:
             # bash does not treat a carriage return as blank: `npm test\r` runs the script "test\r"
             # (a command line with Windows line endings). tree-sitter does.
             value += "\r"
-        if self.identity:
-            span = _new(Span, (start, end))
-        elif self.shift is not None and start < self.limit:
-            span = _new(Span, (start + self.shift, end + self.shift))
-        else:
-            span = self.offsets.span(start, end)
-        return _new(Word, (text, value, span))
+        return _new(Word, (text, value, self.byte_span(start, end)))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
         """Add every substitution inside ``node`` to ``opaque``, with its body parsed."""

@@ -187,8 +187,7 @@ def _match(family: Family, name: str, argv: tuple[Word, ...], shell: str,
     if family.style == "program":
         if family.requires and not _has_flag(args, family.requires):
             return None
-        words = [w.value if w.value is not None else w.text for w in args]  # `_text`, inline
-        return _new(Identified, (family.name, family.program_kind, (*head, *words), (), fixes))
+        return _new(Identified, (family.name, family.program_kind, (*head, *map(_text, args)), (), fixes))
     if family.style == "scripts":
         return _script(family, name, args)
     if family.style == "tasks":
@@ -217,7 +216,7 @@ def _arguments(family: Family, args: tuple[Word, ...]) -> _Arguments:
         word = args[index]
         value = word.value if word.value is not None else word.text  # `_text`, inline: the hot loop
         if value == "--":
-            kept.extend([w.value if w.value is not None else w.text for w in args[index:]])
+            kept.extend(map(_text, args[index:]))
             break
         if value.startswith("-") and len(value) > 1 and not (subcommand and value == "--build"):
             option, _, attached = value.partition("=")
@@ -240,7 +239,7 @@ def _arguments(family: Family, args: tuple[Word, ...]) -> _Arguments:
             continue  # `make CC=clang test`: a variable, not a goal
         words.append(value)
         if subcommand:
-            kept.extend([w.value if w.value is not None else w.text for w in args[index:]])
+            kept.extend(map(_text, args[index:]))
             break
     return _new(_Arguments, (kept, directories, words))
 
