@@ -83,6 +83,9 @@ FALSE_WITNESS: dict[str, tuple[str, ...]] = {
         "declare -n r=rc; {c}; rc=$?; r=0; exit $rc", "declare -i x; {c}; rc=$?; x=rc=0; exit $rc",
         "{c}; rc=$?; [[ rc=0 -eq 0 ]]; exit $rc", "y='rc=0'; {c}; rc=$?; [[ $y -eq 0 ]]; exit $rc",
         "{c}; rc=$?; a=([rc=0]=1); exit $rc", "rc=0; {c} || rc=$?; sleep 0 & wait -p rc $!; exit $rc",
+        "y=rc=0; {c}; rc=$?; declare $y; exit $rc", "y=rc; {c}; rc=$?; unset \"$y\"; exit $rc",
+        "a=(1); y='rc=0'; v='([y]=1)'; {c}; rc=$?; declare a=\"$v\"; exit $rc",
+        "typeset -i n=0; y='rc=0'; {c}; rc=$?; n=y; exit $rc", "declare -n r; {c}; rc=$?; r=rc; r=0; exit $rc",
     ),
     # Statements that can end the script, or run code that cannot be read, before the check.
     "unseen-end": (
@@ -151,6 +154,7 @@ HONEST: dict[str, tuple[str, ...]] = {
         "{c} | tee log.txt; rc=${{PIPESTATUS[0]}}; tail -1 log.txt; exit $rc", "{c} | tee log.txt; exit $PIPESTATUS",
         "{c}; status=$?; if [ \"$status\" -ne 0 ]; then echo failed; fi; exit $status",
         "{c}\nrc=$?\nls >/dev/null\nexit \"$rc\"", "{c} || {{ status=$?; exit $status; }}",
+        "{c}; rc=$?; declare -a seen; typeset -i n=0; declare -l name=x; exit $rc",
     ),
     "errexit": (
         "set -e; {c}; echo done", "set -euo pipefail; {c} | tee log.txt; echo done", "bash -ec {qd}",

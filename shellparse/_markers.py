@@ -97,13 +97,26 @@ FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
 }
 
 
-# Every marker above contains one of these (case-insensitively); checked first, because most
-# outputs are of passing runs and have none of them.
-CUES = (r"fail|err|problem|offense|reformat|oh no|✖|warn|[1-9]\d* failing|issue|diff in|not ok|diagnostic|\.go:"
-        r"|başarısız|échec|didn't exit successfully")
-_CUE_WORDS = ("fail", "err", "problem", "offense", "reformat", "oh no", "warn", "issue", "diff in", "not ok",
-              "diagnostic", ".go:", "didn't exit successfully")
-"""The cues in lower case, for ASCII text (``[1-9]\\d* failing`` holds ``fail``; ``✖`` is not ASCII)."""
+MARKER_CUES: dict[str, tuple[str, ...]] = {
+    "npm": ("err", "fail"), "pytest": ("fail", "err"), "unittest": ("fail",), "jest": ("fail",),
+    "vitest": ("fail",), "mocha": ("fail",), "cargo": ("fail", "err", "didn't exit successfully"),
+    "cargo-fmt": ("diff in",), "go": ("fail", ".go:"), "tsc": ("err",), "mypy": ("err",), "ruff": ("err",),
+    "ruff-format": ("reformat",), "ty": ("diagnostic",), "eslint": ("problem",), "pyright": ("err",),
+    "golangci-lint": ("issue", "err", ".go:"), "staticcheck": (".go:",), "mise": ("err",), "bats": ("not ok",),
+    "rustfmt": ("diff in",), "dotnet-format": ("err", "warn"),
+    "dotnet": ("fail", "err", "başarısız", "fehler", "échec"), "maven": ("fail",), "gradle": ("fail",),
+    "make": ("err",), "rspec": ("fail",), "phpunit": ("fail", "err"), "ctest": ("fail",), "tox": ("fail", "err"),
+    "nox": ("fail",), "swift": ("fail", "err"), "pester": ("fail",), "rubocop": ("offense",),
+    "black": ("reformat", "oh no"), "prettier": ("warn", "err"),
+    # A linter's diagnostic line names no failure in words: `src/app.py:3:80: E501 line too long
+    # (92 > 79 characters)`, `app.py:1:0: C0114: Missing module docstring (missing-module-docstring)`.
+    "flake8": (), "pylint": (),
+}
+"""For each family of :data:`MARKERS`, words (lower case) of which every match of its markers holds
+one, case-insensitively; none for a family whose markers need hold no such word. A check's words
+are looked for first, because most outputs are of passing runs and hold none of them — a pure
+speed device, which never changes a verdict (the tests hold every marker to its family's words). A
+check that reads the markers of a family without words reads its output without looking for any."""
 
 SCAN_HEAD = 16_384
 """Characters read from the start of an output (up to the end of the line they reach into)."""
@@ -134,6 +147,9 @@ class _Markers(NamedTuple):
     """The markers anchored at a line start (``^…``), as one pattern after a newline."""
     floating: tuple[_Floating, ...]
     """The others, each searched only where its literal occurs."""
+    cues: tuple[str, ...] = ()
+    """Words of which every match of every marker holds one (see :data:`MARKER_CUES`): text without
+    one can be skipped. Empty: every text is searched."""
 
     def first(self, text: str, at_line_start: bool = True) -> int | None:
         """Where the first match of any marker starts in ``text``, if one does (``at_line_start``:
@@ -191,11 +207,14 @@ def _literal(marker: str) -> str:
 @cache
 def _markers(family: str, besides: frozenset[str] = frozenset()) -> _Markers | None:
     groups = [group for group in FAMILY_MARKERS.get(family, (family,)) if group == family or group not in besides]
-    return _arranged(dict.fromkeys(marker for group in groups for marker in MARKERS.get(group, ())))
+    cues = [MARKER_CUES.get(group, ()) for group in groups if group in MARKERS]
+    return _arranged(dict.fromkeys(marker for group in groups for marker in MARKERS.get(group, ())),
+                     cues=tuple(dict.fromkeys(word for words in cues for word in words)) if all(cues) else ())
 
 
-def _arranged(alternatives: Iterable[str]) -> _Markers | None:
-    """``alternatives`` arranged for :meth:`_Markers.first`; ``None`` when there are none."""
+def _arranged(alternatives: Iterable[str], *, cues: tuple[str, ...] = ()) -> _Markers | None:
+    """``alternatives`` arranged for :meth:`_Markers.first` (``cues``: words of which each of their
+    matches holds one); ``None`` when there are none."""
     alternatives = list(alternatives)
     if not alternatives:
         return None
@@ -203,20 +222,21 @@ def _arranged(alternatives: Iterable[str]) -> _Markers | None:
     line_starts = re.compile("\n(?:" + "|".join(f"(?:{marker})" for marker in anchored) + ")") if anchored else None
     floating = tuple(_Floating(re.compile(marker, re.MULTILINE), _literal(marker))
                      for marker in alternatives if not _anchored(marker))
-    return _Markers(line_starts, floating)
+    return _Markers(line_starts, floating, cues)
 
 
 @cache
-def _cues() -> re.Pattern[str]:
+def _cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str]:
     # Compiled when first needed (text outside ASCII): every `witness check` process imports this module.
-    return re.compile(CUES, re.IGNORECASE)
+    return re.compile("|".join(re.escape(word) for word in cues), re.IGNORECASE)
 
 
-def _cued(text: str) -> bool:
+def _cued(text: str, cues: tuple[str, ...]) -> bool:
+    """``text`` holds one of the words ``cues``, case-insensitively."""
     if text.isascii():
         lower = text.lower()
-        return any(word in lower for word in _CUE_WORDS)
-    return _cues().search(text) is not None
+        return any(word in lower for word in cues)
+    return _cue_pattern(cues).search(text) is not None
 
 
 def _regions(output: str) -> tuple[tuple[int, int], ...]:
@@ -244,19 +264,14 @@ def failure_evidence(check: str | Validation, output: str, *, besides: Iterable[
         return None
     for start, end in _regions(output):
         text = output[start:end]
-        if not _cued(text):
+        # Colour codes sit between a line's start and its first word (`\x1b[1mFound 2 errors`), or
+        # even inside a word: they are gone before the cues are looked for.
+        plain = _ANSI.sub("", text) if "\x1b" in text else text
+        if markers.cues and not _cued(plain, markers.cues):
             continue
-        at_line_start = start == 0 or output[start - 1] == "\n"
-        if "\x1b" in text:
-            # Colour codes sit between a line's start and its first word (`\x1b[1mFound 2 errors`).
-            plain = _ANSI.sub("", text)
-            found = markers.first(plain, at_line_start=at_line_start)
-            if found is not None:
-                return _raw_line(text, plain, found)
-            continue
-        found = markers.first(text, at_line_start=at_line_start)
+        found = markers.first(plain, at_line_start=start == 0 or output[start - 1] == "\n")
         if found is not None:
-            return _line(output, start + found)
+            return _line(output, start + found) if plain is text else _raw_line(text, plain, found)
     return None
 
 

@@ -31,10 +31,20 @@ _IFS = frozenset({"IFS"})
 # Arithmetic that a variable's *value* can steer (`y='rc=0'; echo ${a[y]}` assigns `rc`): a subscript
 # that is not a literal index, `$((…))`, `$[…]`, a substring offset `${x:y}`.
 _ARITHMETIC = lazy(r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\$\{[#!]?\w+:(?![-=?+])(?!\d+(?::\d+)?\})")
-# `declare -n r=rc` (a reference: `r=0` then assigns `rc`) and `declare -i x` (`x=rc=0` is arithmetic).
 _COMPARED = lazy(r"(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)")
 """``[[ A -eq B ]]`` evaluates both operands as arithmetic (``[ … ]`` does not)."""
-_ATTRIBUTES = lazy(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)\s+(?:[^\s;&|]+\s+)*?[-+]\w*[nilaA]")
+# `declare -n r=rc` anywhere in the command line: a reference (`r=0` then assigns `rc`) stays with the name.
+_REFERENCES = lazy(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)\s+(?:[^\s;&|]+\s+)*?[-+]\w*n")
+# `declare -i x`: an assignment to x is arithmetic (`x=rc=0` assigns `rc`); the words it declares.
+_DECLARATIONS = lazy(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)((?:[ \t]+[^\s;&|()]+)+)")
+_INTEGER_NAME = lazy(r"([a-z][a-z0-9_]*)(?:\+?=.*)?")
+_DECLARING: dict[str, frozenset[str]] = {
+    "declare": frozenset("aAilurxgtfFp"), "typeset": frozenset("aAilurxgtfFp"), "local": frozenset("aAilurxgtfFp"),
+    "readonly": frozenset("aAfp"), "export": frozenset("fnp"), "unset": frozenset("fvn"),
+}
+"""The builtins that declare, export or unset the names they are given, and the options of each that
+give no name a reference (``-n`` is ``export``'s and ``unset``'s own)."""
+_NAME = lazy(r"[A-Za-z_][A-Za-z0-9_]*")
 _SUCCEEDING = frozenset({"true", ":", "echo", "printf", "exit", "popd"})
 _NAMING_BUILTINS = frozenset({"export", "readonly", "declare", "typeset", "local", "unset", "hash", "command", "wait"})
 Exit = Literal["last", "pipestatus", "variable", "zero", "code"]
@@ -149,21 +159,25 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     status)."""
     saved = saved | _IFS  # a changed IFS can split an unquoted `$rc` away
     piece = text[command.span.start : command.span.end]
-    if _touches(piece, saved) or _ARITHMETIC.search(piece) or _ATTRIBUTES.search(text):
+    integers = _integers(text)
+    if integers is None or _touches(piece, saved | integers) or _ARITHMETIC.search(piece) \
+            or _REFERENCES.search(text):
         return False
     if "[[" in piece and not _plain_comparisons(piece, saved):
         return False
     kind = command.kind
     if kind in ("if", "for", "case", "group", "subshell"):
-        if kind == "for" and command.words and command.words[0].text in saved:
-            return False  # `for rc in 0`: the loop variable is assigned
+        if kind == "for" and command.words and command.words[0].text in saved | integers:
+            return False  # `for rc in 0`: the loop variable is assigned (arithmetically, if an integer)
         return command.body is not None and all(
             keeps_saved(inner, saved, state, text) for statement in command.body.statements
             for inner in statement.pipeline.commands)
     if kind != "simple" or not _quiet_opaque(command):
         return False
     for word in command.assignments:
-        if word.text.partition("=")[0].partition("[")[0].rstrip("+") in saved:
+        name, _, value = word.text.partition("=")
+        name = name.partition("[")[0].rstrip("+")
+        if name in saved or (name in integers and not value.isdigit()):
             return False
     if not command.words:
         return True
@@ -179,7 +193,53 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
         return False
     if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in command.words[1:]):
         return False
+    if head in _DECLARING:
+        return _declares_other_names(head, command.words[1:], saved, integers)
     return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in command.words[1:])
+
+
+def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[str], integers: frozenset[str]) -> bool:
+    """``declare -a arr``, ``local x``, ``typeset -i n=0``, ``export NAME=value``: every word as written
+    (no expansion can name ``rc`` or carry ``rc=0``), no option that makes a reference, names other
+    than the saved ones, an integer given a number, and values that no array can read as a
+    compound assignment (``declare arr='([x]=1)'`` evaluates ``x``, which may hold ``rc=0``)."""
+    options = True
+    for word in args:
+        text = word.value
+        if text is None or _names(word.text, saved):
+            return False
+        if options and text == "--":
+            options = False
+        elif options and text[:1] in "-+" and len(text) > 1:
+            if not set(text[1:]) <= _DECLARING[head]:
+                return False
+        else:
+            options = False
+            name, equals, value = text.partition("=")
+            name = name.removesuffix("+") if equals else name
+            if _NAME.fullmatch(name) is None or "(" in value or "[" in value \
+                    or (equals and name in integers and not value.isdigit()):
+                return False
+    return True
+
+
+def _integers(text: str) -> frozenset[str] | None:
+    """The names a ``declare -i`` (``typeset``, ``local``) in ``text`` gives the integer attribute;
+    ``None`` when one may give it to a name it does not spell out, or to one bash assigns itself
+    (``declare -i $x``, ``typeset -i REPLY``)."""
+    names: set[str] = set()
+    for match in _DECLARATIONS.finditer(text):
+        words = match.group(1).split()
+        if not any(word[:1] in "-+" and "i" in word for word in words):
+            continue
+        for word in words:
+            if word[:1] in "-+":
+                continue
+            found = _INTEGER_NAME.fullmatch(word)
+            if found is None:
+                return None
+            names.add(found.group(1))
+    return frozenset(names)
 
 
 def _plain_comparisons(text: str, saved: frozenset[str]) -> bool:

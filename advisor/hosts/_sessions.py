@@ -13,8 +13,11 @@ Measured on the real hosts (``docs/hosts-findings.md``):
   ``_meta.callId`` (the ``function_call``'s ``call_id``, already in the rollout).
 
 A transcript is taken as the caller's only when it holds the call's own id as the call's own
-field (``"id"`` of Claude Code's ``tool_use`` block, ``"call_id"`` of Codex's ``function_call``;
-an id that only appears quoted in some output, JSON-escaped, does not count) — waiting a little
+field: the ``"id"`` of a ``tool_use`` block of a Claude Code assistant message, the ``"call_id"``
+of a Codex ``function_call``. The id is looked for as bytes first (an id that only appears quoted
+in some output, JSON-escaped, never matches), then the line it is in is read as JSON to confirm
+it (an object ``{"id": …}`` in some tool's input, or in another kind of line, does not count and
+the search goes on) — waiting a little
 for a host that writes it late — so a call is never answered from another session's file, not
 even with two sessions in one directory, nor after Claude Code's ``/clear`` started a new session
 in the same process. When nothing says which session called, :class:`~advisor.errors.SessionNotFound`
@@ -112,7 +115,7 @@ def _claude(call: str, env: Mapping[str, str], cwd: str, wait: float) -> Calling
             if session else []
         return list(dict.fromkeys([*own, *_recent(folder)]))[:MAX_CANDIDATES]
 
-    found = _search(candidates, _field("id", call), wait)
+    found = _search(candidates, _field("id", call), lambda line: _claude_call(line, call), wait)
     if found is None:
         raise SessionNotFound(f"no Claude Code transcript under {folder} holds the call {call} (looked for "
                               f"{wait:g} s), so witness cannot tell which session is asking")
@@ -173,7 +176,7 @@ def _codex(thread: str, call: str, env: Mapping[str, str], meta: Mapping[str, An
     def candidates() -> list[Path]:
         return [*sorted((home / "sessions").glob(f"*/*/*/{name}")), *_held_open(f"-{thread}.jsonl")]
 
-    found = _search(candidates, _field("call_id", call), wait)
+    found = _search(candidates, _field("call_id", call), lambda line: _codex_call(line, call), wait)
     if found is None:
         raise SessionNotFound(f"no Codex rollout of thread {thread} under {home / 'sessions'} holds the call {call} "
                               "(if CODEX_HOME is not ~/.codex, pass it to the server: env_vars = [\"CODEX_HOME\"])")
@@ -223,14 +226,43 @@ def _field(key: str, call: str) -> tuple[bytes, ...]:
     return (f'"{key}":"{call}"'.encode(), f'"{key}": "{call}"'.encode())
 
 
-def _search(candidates: Callable[[], list[Path]], needles: tuple[bytes, ...], wait: float) -> Path | None:
-    """The first of ``candidates()`` (asked again each round, as files appear) that holds one of
-    ``needles``, waiting up to ``wait`` seconds; each file is read once, then only what is added to it."""
+def _entry(line: bytes) -> dict[str, Any]:
+    """A transcript line's JSON object; empty when it is none (cut, or not JSON)."""
+    import json
+
+    try:
+        entry = json.loads(line)
+    except (ValueError, RecursionError):
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+def _claude_call(line: bytes, call: str) -> bool:
+    """``line`` is a Claude Code assistant message with a ``tool_use`` block whose id is ``call``."""
+    entry = _entry(line)
+    message = entry.get("message") if entry.get("type") == "assistant" else None
+    content = message.get("content") if isinstance(message, dict) and message.get("role") == "assistant" else None
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") == "tool_use" and block.get("id") == call for block in content)
+
+
+def _codex_call(line: bytes, call: str) -> bool:
+    """``line`` is a Codex rollout's ``function_call`` whose ``call_id`` is ``call``."""
+    entry = _entry(line)
+    payload = entry.get("payload") if entry.get("type") == "response_item" else None
+    return isinstance(payload, dict) and payload.get("type") == "function_call" and payload.get("call_id") == call
+
+
+def _search(candidates: Callable[[], list[Path]], needles: tuple[bytes, ...], confirm: Callable[[bytes], bool],
+            wait: float) -> Path | None:
+    """The first of ``candidates()`` (asked again each round, as files appear) with a line that holds
+    one of ``needles`` and that ``confirm`` accepts, waiting up to ``wait`` seconds; each file is read
+    once, then only what is added to it."""
     scanners: dict[Path, _Scanner] = {}
     until = time.monotonic() + wait
     while True:
         for path in candidates():
-            scanner = scanners.setdefault(path, _Scanner(path, needles))
+            scanner = scanners.setdefault(path, _Scanner(path, needles, confirm))
             if scanner.holds():
                 return path
         if time.monotonic() + POLL > until:
@@ -239,15 +271,16 @@ def _search(candidates: Callable[[], list[Path]], needles: tuple[bytes, ...], wa
 
 
 class _Scanner:
-    """Looks for any of some byte strings in a growing file, reading each byte once (a transcript can be large)."""
+    """Looks for a line holding any of some byte strings in a growing file, reading each byte once (a
+    transcript can be large); only a line ``confirm`` accepts counts."""
 
-    def __init__(self, path: Path, needles: tuple[bytes, ...]) -> None:
+    def __init__(self, path: Path, needles: tuple[bytes, ...], confirm: Callable[[bytes], bool]) -> None:
         self.path = path
         self.needles = needles
-        self.keep = max(map(len, needles)) - 1
-        """Bytes of a chunk's end carried into the next, so a needle cut across two reads is found."""
+        self.confirm = confirm
         self.offset = 0
-        self.carry = b""
+        self.partial: list[bytes] = []
+        """What was read of the line the last read ended in (a host may still be writing it)."""
 
     def holds(self) -> bool:
         if not self.path.is_file():  # a FIFO (or a folder) named like a transcript would block the read
@@ -257,11 +290,29 @@ class _Scanner:
                 handle.seek(self.offset)
                 chunks: Iterable[bytes] = iter(lambda: handle.read(1 << 20), b"")
                 for chunk in chunks:
-                    window = self.carry + chunk
-                    if any(needle in window for needle in self.needles):
-                        return True
                     self.offset += len(chunk)
-                    self.carry = window[-self.keep:] if self.keep else b""
+                    end = chunk.rfind(b"\n") + 1
+                    if not end:
+                        self.partial.append(chunk)
+                        continue
+                    lines = b"".join([*self.partial, chunk[:end]])
+                    self.partial = [chunk[end:]] if end < len(chunk) else []
+                    if self._confirmed(lines):
+                        return True
         except OSError:
             return False
+        # The last line may be whole without its newline yet; if it is cut, a later look reads the rest.
+        return bool(self.partial) and self._confirmed(b"".join(self.partial))
+
+    def _confirmed(self, lines: bytes) -> bool:
+        """Some line of ``lines`` holds a needle and is confirmed (a false hit is passed over)."""
+        for needle in self.needles:
+            at = lines.find(needle)
+            while at >= 0:
+                start = lines.rfind(b"\n", 0, at) + 1
+                end = lines.find(b"\n", at)
+                end = len(lines) if end < 0 else end
+                if self.confirm(lines[start:end]):
+                    return True
+                at = lines.find(needle, end)
         return False

@@ -6,6 +6,23 @@ import pytest
 
 from shellparse import failure_evidence
 
+FLAKE8 = ("src/app.py:1:1: F401 'os' imported but unused\nsrc/app.py:2:1: E302 expected 2 blank lines, found 0\n"
+          "src/app.py:2:7: E201 whitespace after '('\nsrc/app.py:2:9: E202 whitespace before ')'\n"
+          "src/app.py:3:80: E501 line too long (92 > 79 characters)\n")
+PYLINT = ("************* Module app\n"
+          "src/app.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n"
+          "src/app.py:2:0: C0116: Missing function or method docstring (missing-function-docstring)\n"
+          "src/app.py:1:0: W0611: Unused import os (unused-import)\n\n"
+          "-----------------------------------\nYour code has been rated at 0.00/10\n\n")
+PYLINT_COLOURED = ("\x1b[7;33m************* Module app\x1b[0m\n"
+                   "src/app.py:1:0: C0114: \x1b[1mMissing module docstring\x1b[0m"
+                   " (\x1b[1mmissing-module-docstring\x1b[0m)\n"
+                   "src/app.py:1:0: W0611: \x1b[35mUnused import os\x1b[0m (\x1b[35munused-import\x1b[0m)\n\n"
+                   "------------------------------------------------------------------\n"
+                   "Your code has been rated at 0.00/10 (previous run: 0.00/10, +0.00)\n")
+"""Real outputs of `flake8 src`, `pylint src` and `pylint --output-format=colorized src/app.py` (flake8 7.5.0,
+pylint 4.1.4) on a module with an unused import, a function without blank lines or docstrings and a long line."""
+
 FAILING = [
     ("npm-script", "> check\n> biome check && tsc\n\nnpm error command failed\nnpm error command sh -c tsc",
      "npm error command failed"),
@@ -37,6 +54,16 @@ FAILING = [
     ("phpunit", "FAILURES!\nTests: 3, Assertions: 5, Failures: 1.", "FAILURES!"),
     ("pester", "Tests Passed: 3, Failed: 1, Skipped: 0", "Tests Passed: 3, Failed: 1, Skipped: 0"),
     ("runtests", "FAILED (failures=2, errors=1)", "FAILED (failures=2, errors=1)"),
+    # flake8 7.5.0 and pylint 4.1.4 on one file, as printed: no line names a failure in words.
+    ("flake8", FLAKE8, "src/app.py:1:1: F401 'os' imported but unused"),
+    ("flake8", "stdin:3:80: E501 line too long (92 > 79 characters)\n",
+     "stdin:3:80: E501 line too long (92 > 79 characters)"),
+    ("pylint", PYLINT, "src/app.py:1:0: C0114: Missing module docstring (missing-module-docstring)"),
+    ("pylint", PYLINT_COLOURED,
+     "src/app.py:1:0: C0114: \x1b[1mMissing module docstring\x1b[0m (\x1b[1mmissing-module-docstring\x1b[0m)"),
+    ("pre-commit", "flake8...................................................................Failed\n"
+     "- hook id: flake8\n- exit code: 1\n\n" + FLAKE8, "src/app.py:1:1: F401 'os' imported but unused"),
+    ("pre-commit", "\n".join(FLAKE8.splitlines()[-2:]), "src/app.py:2:9: E202 whitespace before ')'"),  # `| tail -2`
 ]
 
 
@@ -62,6 +89,11 @@ PASSING = [
     ("maven", "[INFO] BUILD SUCCESS\nTests run: 4, Failures: 0, Errors: 0"),
     ("rspec", "12 examples, 0 failures"),
     ("make", "make: Nothing to be done for 'all'."),
+    ("flake8", ""),
+    ("pylint", ""),  # pylint 4 prints nothing for a module without messages
+    ("pylint", "------------------------------------------------------------------\n"
+               "Your code has been rated at 10.00/10 (previous run: 6.67/10, +3.33)\n"),
+    ("pre-commit", "flake8...................................................................Passed\n"),
 ]
 
 

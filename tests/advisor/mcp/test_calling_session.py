@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,130 @@ def test_a_session_that_only_quotes_the_call_id_is_not_the_caller(home: Home) ->
     found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env(None), cwd=str(home.project),
                             wait=0)
     assert found.transcript == failing and found.session_id == "aaaaaaaa-1"
+
+
+def _compact(entry: Mapping[str, object]) -> str:
+    """A JSON line as the hosts write it (no spaces)."""
+    return json.dumps(entry, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _claude_use(session: str, use_id: str, name: str, tool_input: dict[str, object]) -> dict[str, object]:
+    """A Claude Code assistant entry with one `tool_use` block, shaped as Claude Code 2.1 writes it."""
+    return {"parentUuid": "28053e90-6092-492c-b9c9-246a77741021", "isSidechain": False,
+            "message": {"model": "claude-test", "id": "msg_011Ce9J6yo9YUbv3utsAo9nx", "type": "message",
+                        "role": "assistant", "content": [{"type": "tool_use", "id": use_id, "name": name,
+                                                          "input": tool_input, "caller": {"type": "direct"}}],
+                        "stop_reason": "tool_use", "stop_sequence": None,
+                        "usage": {"input_tokens": 2, "output_tokens": 214}},
+            "requestId": "req_011Ce9J6xchoF5VqtbEsHHas", "type": "assistant",
+            "uuid": "b5b5bf09-ca41-49fd-ba25-5a6acccc96e4", "timestamp": "2026-12-01T10:00:00.000Z",
+            "sessionId": session, "version": "2.1.332", "cwd": "/project"}
+
+
+@pytest.mark.parametrize("tool_input", [
+    {"path": "/tmp/call.json", "record": {"id": "CALL", "status": "open"}},  # an MCP call's object argument
+    {"items": [{"id": "CALL"}]},
+    {"id": "CALL"},
+], ids=["nested object", "in a list", "the input itself"])
+def test_a_session_whose_tool_input_holds_the_call_id_is_not_the_caller(home: Home,
+                                                                       tool_input: dict[str, object]) -> None:
+    """Two sessions in one folder: the server's own session has a `tool_use` whose input holds an object
+    `{"id": <the caller's id>}` (searched first, a byte-level hit); the call is answered from the session
+    whose `tool_use` block has that id."""
+    caller, calls = home.claude_session("aaaaaaaa-1", FAILING)
+    decoy, _ = home.claude_session("bbbbbbbb-2", CLEAN)
+    forged = json.loads(json.dumps(tool_input).replace("CALL", calls[0]))
+    with decoy.open("a", encoding="utf-8") as handle:
+        handle.write(_compact(_claude_use("bbbbbbbb-2", "toolu_01DecoyDecoyDecoyDecoy", "mcp__tracker__save", forged)))
+    assert f'"id":"{calls[0]}"' in decoy.read_text(encoding="utf-8")
+    found = calling_session({"claudecode/toolUseId": calls[0]}, env=home.claude_env("bbbbbbbb-2"),
+                            cwd=str(home.project), wait=0)
+    assert found.transcript == caller and found.session_id == "aaaaaaaa-1"
+
+
+def test_a_tool_input_holding_the_call_id_alone_names_no_session(home: Home) -> None:
+    """When the only line with the call's id is another call's input (or an id of some other kind of line),
+    no session is taken for the caller's."""
+    decoy, _ = home.claude_session("bbbbbbbb-2", CLEAN)
+    call = "toolu_01AFGSjvwG5rkRDVMV5Fk86F"
+    with decoy.open("a", encoding="utf-8") as handle:
+        handle.write(_compact(_claude_use("bbbbbbbb-2", "toolu_01DecoyDecoyDecoyDecoy", "mcp__tracker__save",
+                                          {"record": {"id": call}})))
+        handle.write(_compact({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_use", "id": call, "name": "Bash", "input": {}}]}}))  # a block, but not the assistant's
+        handle.write(_compact({"type": "attachment", "attachment": {"type": "tool_use", "id": call}}))
+    with pytest.raises(SessionNotFound):
+        calling_session({"claudecode/toolUseId": call}, env=home.claude_env("bbbbbbbb-2"), cwd=str(home.project),
+                        wait=0)
+
+
+def test_the_search_goes_on_past_a_false_hit_in_the_callers_own_file(home: Home) -> None:
+    """A false hit before the caller's `tool_use` in its own file — in a line longer than a read, the id
+    across the reads' boundary — is passed over and the `tool_use` after it is found."""
+    home.claude_session("aaaaaaaa-1", FAILING)
+    caller, _ = home.claude_session("bbbbbbbb-2", CLEAN)
+    call = "toolu_01AFGSjvwG5rkRDVMV5Fk86F"
+
+    def decoy(padding: str) -> str:
+        return _compact(_claude_use("bbbbbbbb-2", "toolu_01DecoyDecoyDecoyDecoy", "mcp__notes__save",
+                                    {"text": padding, "record": {"id": call}}))
+
+    hit = caller.stat().st_size + decoy("").index(f'"id":"{call}"')
+    line = decoy("x" * ((1 << 20) - 5 - hit))  # the id's field starts 5 bytes before the first read ends
+    with caller.open("a", encoding="utf-8") as handle:
+        handle.write(line)
+        handle.write(_compact(_claude_use("bbbbbbbb-2", call, "mcp__witness__obligations", {})))
+    assert caller.read_bytes().index(f'"id":"{call}"'.encode()) == (1 << 20) - 5
+    found = calling_session({"claudecode/toolUseId": call}, env=home.claude_env("aaaaaaaa-1"),
+                            cwd=str(home.project), wait=0)
+    assert found.transcript == caller and found.session_id == "bbbbbbbb-2"
+
+
+def test_a_call_line_read_while_half_written_is_found_once_whole(home: Home) -> None:
+    """A `tool_use` line read before the host finished writing it is not judged on its first half:
+    the rest is read on a later look and the line confirmed then."""
+    import threading
+
+    path, _ = home.claude_session("aaaaaaaa-1", CLEAN)
+    call = "toolu_01VhWCNNQYW9GcW1VBVFUGJv"
+    line = _compact(_claude_use("aaaaaaaa-1", call, "mcp__witness__obligations", {"question": "done?"}))
+    half = line.index(call) + len(call) + 2
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(line[:half])
+
+    def finish() -> None:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(line[half:])
+
+    timer = threading.Timer(0.3, finish)
+    timer.start()
+    try:
+        found = calling_session({"claudecode/toolUseId": call}, env=home.claude_env("aaaaaaaa-1"),
+                                cwd=str(home.project), wait=10)
+    finally:
+        timer.cancel()
+    assert found.transcript == path
+
+
+def test_a_codex_rollout_counts_only_a_function_call_with_the_call_id(home: Home) -> None:
+    """Two rollouts named for the thread: one holds the call id only inside other objects (an event's item,
+    a function call's output), so the search goes on to the one whose `function_call` has it."""
+    path, calls = home.codex_session("019a0000-aaaa", FAILING)
+    other = path.parents[2] / "11" / "30" / path.name.replace("2026-12-01", "2026-11-30")
+    other.parent.mkdir(parents=True)
+    first_line = path.read_text(encoding="utf-8").splitlines()[0]
+    other.write_text(first_line + "\n" + "".join(_compact(entry) for entry in (
+        {"timestamp": "2026-11-30T10:00:01.000Z", "type": "event_msg",
+         "payload": {"type": "item_completed", "item": {"type": "McpToolCall", "call_id": calls[0]}}},
+        {"timestamp": "2026-11-30T10:00:02.000Z", "type": "response_item",
+         "payload": {"type": "function_call_output", "call_id": calls[0], "output": "ok"}},
+        {"timestamp": "2026-11-30T10:00:03.000Z", "type": "response_item",
+         "payload": {"type": "custom_tool_call", "call_id": calls[0], "name": "apply_patch", "input": ""}})),
+        encoding="utf-8")
+    assert sorted((home.home / ".codex" / "sessions").glob("*/*/*/rollout-*-019a0000-aaaa.jsonl"))[0] == other
+    found = calling_session({"threadId": "019a0000-aaaa", "callId": calls[0]}, env=home.codex_env(), cwd="/",
+                            wait=0)
+    assert found.transcript == path
+    path.unlink()
+    with pytest.raises(SessionNotFound):
+        calling_session({"threadId": "019a0000-aaaa", "callId": calls[0]}, env=home.codex_env(), cwd="/", wait=0)
