@@ -20,9 +20,10 @@ keyword.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
-_CANDIDATE = re.compile(rb"(?:\btime|!)[ \t]+(?:-p[ \t]+)?(?:--[ \t]+)?\{[\s]")
+_CANDIDATE = rb"(?:\btime|!)[ \t]+(?:-p[ \t]+)?(?:--[ \t]+)?\{\s"
 """A byte-level look for the shape, so that almost every command line is parsed once."""
 _TIME_OPTIONS = (b"-p", b"--")
 _MAX_REPAIRS = 64
@@ -33,7 +34,7 @@ def repaired(data: bytes, tree: Any, parse: Any) -> tuple[bytes, Any, dict[int, 
     """The text to convert, its tree, and the negations kept aside (``{group start: (start, end)}``
     of each ``!``). ``data`` is returned as it is when nothing is misread."""
     negations: dict[int, tuple[int, int]] = {}
-    if _CANDIDATE.search(data) is None:
+    if b"{" not in data or (b"time" not in data and b"!" not in data) or _candidate().search(data) is None:
         return data, tree, negations
     for _ in range(_MAX_REPAIRS):
         blanks = _misread(tree.root_node, negations)
@@ -45,6 +46,12 @@ def repaired(data: bytes, tree: Any, parse: Any) -> tuple[bytes, Any, dict[int, 
         data = bytes(text)
         tree = parse(data)
     return data, tree, negations
+
+
+@cache
+def _candidate() -> re.Pattern[bytes]:
+    # Compiled when first needed: every `witness check` process loads this module.
+    return re.compile(_CANDIDATE)
 
 
 def _misread(root: Any, negations: dict[int, tuple[int, int]]) -> list[tuple[int, int]]:
