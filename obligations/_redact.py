@@ -39,6 +39,7 @@ word (``str``, ``None``, ``true`` …), so that code and configuration stay read
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Literal, NamedTuple
 
 RedactionKind = Literal["private-key", "anthropic-key", "openai-key", "google-key", "provider-key", "github-token",
@@ -58,9 +59,10 @@ class _Rule(NamedTuple):
     kind: RedactionKind
     cues: tuple[str, ...]
     """Words (lower case) one of which every match holds: a rule whose words are absent is not run."""
-    pattern: re.Pattern[str]
+    pattern: str
     """Matched against the text, or with ``lower`` against its ASCII-lower-cased copy; every
-    pattern starts with a literal, so that absent shapes are found absent at string-search speed."""
+    pattern starts with a literal, so that absent shapes are found absent at string-search speed.
+    Compiled when a text first holds one of the rule's cues (see :func:`_compiled`)."""
     lower: bool = False
     """Case-insensitive (ASCII): the pattern is written in lower case and run on the lower-cased text."""
     assignment: bool = False
@@ -68,7 +70,14 @@ class _Rule(NamedTuple):
 
 
 def _rule(kind: RedactionKind, cues: tuple[str, ...], pattern: str, lower: bool = False) -> _Rule:
-    return _Rule(kind, cues, re.compile(pattern), lower, assignment=_VALUE in pattern)
+    return _Rule(kind, cues, pattern, lower, assignment=_VALUE in pattern)
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern[str]:
+    # On first use: most rules never run in a process (their cues are absent), and every Stop hook
+    # imports this module.
+    return re.compile(pattern)
 
 
 _RULES: tuple[_Rule, ...] = (
@@ -124,8 +133,9 @@ def _apply(rule: _Rule, text: str, lower: str) -> str | None:
     """``text`` with the rule's matches replaced, or ``None`` when it has none."""
     pieces: list[str] = []
     last = 0
-    for match in rule.pattern.finditer(lower if rule.lower else text):
-        if "secret" in rule.pattern.groupindex:
+    pattern = _compiled(rule.pattern)
+    for match in pattern.finditer(lower if rule.lower else text):
+        if "secret" in pattern.groupindex:
             start, end = match.span("secret")
             value = text[start:end]
             if rule.assignment and _plainly_not_secret(value):

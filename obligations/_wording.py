@@ -36,6 +36,12 @@ def closes_by(item: Item) -> str:
     return printable(run)
 
 
+def _whose(item: Item) -> str:
+    # A root agent inherits its workers' unverified failures: it did not run the check itself, and
+    # should know which worker's run it answers for.
+    return f" (run by worker `{item.failed_by}`)" if item.failed_by else ""
+
+
 def describe(item: Item) -> str:
     """One item in one paragraph: what failed, how often, what was tried, what closes it."""
     if item.kind == "claim-contradicted":
@@ -43,7 +49,8 @@ def describe(item: Item) -> str:
     else:
         where = f" (in {item.cwd})" if item.cwd else ""
         times = f", failed {item.repeat_count}x" if item.repeat_count > 1 else ""
-        head = f"{item.id} [{item.check_kind} `{item.check}`{where}, {item.state}{times}]: {item.summary}"
+        head = (f"{item.id} [{item.check_kind} `{item.check}`{where}, {item.state}{times}]{_whose(item)}: "
+                f"{item.summary}")
     lines = [head]
     attempt = item.last_attempt
     if attempt is not None:
@@ -79,8 +86,8 @@ def reminder(items: Sequence[Item], final: bool) -> str:
 
 
 def _listing(items: Sequence[Item]) -> str:
-    return printable("\n".join(f"- `{item.check or item.claim_id}`: {item.summary}\n  closes only through: "
-                               f"{closes_by(item)}" for item in items))
+    return printable("\n".join(f"- `{item.check or item.claim_id}`{_whose(item)}: {item.summary}\n"
+                               f"  closes only through: {closes_by(item)}" for item in items))
 
 
 def block_reason(items: Sequence[Item], reminder_number: int, budget: int) -> str:

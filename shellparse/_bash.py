@@ -13,6 +13,7 @@ from typing import Any
 from ._flat import Attach, NegationToken, OperatorToken, Pipe, Token, Unit, attach, lone, regroup, separate
 from ._grammars import bash_parser
 from ._heredoc import end_problem
+from ._misread import repaired
 from ._model import Command, Opaque, Redirect, Script, Span, Word, compound_command, simple_command
 from ._offsets import IDENTITY, OffsetMap, decode
 from ._quoting import BASH_SPECIAL, bash_value
@@ -61,8 +62,10 @@ def parse_bash(text: str, offsets: OffsetMap | None = None, depth: int = 0, data
     ascii_text = len(data) == len(text)
     if offsets is None:
         offsets = IDENTITY if ascii_text else OffsetMap(text, data)
-    tree = bash_parser().parse(data if ascii_text else _ascii_stand_in(data))
-    converter = _Converter(text, data, offsets, depth)
+    parser = bash_parser()
+    source = data if ascii_text else _ascii_stand_in(data)
+    source, tree, negations = repaired(source, parser.parse(source), parser.parse)
+    converter = _Converter(text, data, offsets, depth, negations)
     try:
         return converter.program(tree.root_node)
     except RecursionError:  # NestingTooDeep included
@@ -86,11 +89,14 @@ def _ascii_stand_in(data: bytes) -> bytes:
 
 
 class _Converter:
-    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "limit", "offsets", "problem", "shift",
-                 "source")
+    __slots__ = ("ascii", "carriage_returns", "data", "depth", "identity", "limit", "negations", "offsets", "problem",
+                 "shift", "source")
 
-    def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int):
+    def __init__(self, text: str, data: bytes, offsets: OffsetMap, depth: int,
+                 negations: dict[int, tuple[int, int]] | None = None):
         self.source = text
+        self.negations = negations
+        """The ``!`` before each group tree-sitter-bash could not read as negated (see :mod:`._misread`)."""
         self.data = data
         self.offsets = offsets
         self.depth = depth
@@ -224,6 +230,9 @@ class _Converter:
             elif action == _REDIRECTED:
                 self.redirected(node, items, stack)
             elif action == _COMPOUND:
+                if self.negations and node.start_byte in self.negations:
+                    separate(items, self.offsets(self.negations[node.start_byte][0]))
+                    items.append(NegationToken(self.byte_span(*self.negations[node.start_byte])))
                 self.emit(items, self.compound(node))
             elif action == _NEGATED:
                 separate(items, self.offsets(node.start_byte))

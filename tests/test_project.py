@@ -358,6 +358,16 @@ def test_witness_hook_stop_imports_the_tracker_and_nothing_of_other_commands(tmp
     assert _loaded(modules, (*SDKS_AND_SERVERS, *others)) == []
 
 
+def test_the_stop_hooks_models_are_built_without_reading_source() -> None:
+    """Importing what a Stop call needs reads no source file of ours: no model extracts its field
+    docstrings from source (pydantic's `use_attribute_docstrings`), which would cost every Stop call."""
+    code = ("import linecache, obligations, advisor.hosts._stop; "
+            "print(sorted(name for name in linecache.cache if name.startswith(sys.argv[1])))")
+    done = subprocess.run([sys.executable, "-c", "import sys; " + code, str(ROOT)], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr
+
+
 def test_a_dry_run_piped_loads_no_sdk_and_no_rich(tmp_path: Path) -> None:
     """`witness consult --dry-run` into a pipe compiles the ledger without an SDK, HTTP client or rich."""
     modules = modules_loaded(tmp_path, ["consult", "--dry-run", "--json", str(ROOT / "examples" / "session.jsonl")])

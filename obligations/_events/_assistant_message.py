@@ -12,7 +12,7 @@ from ._base import BaseEvent
 class Claim(BaseModel):
     """A claim the host recognised in an assistant message ("all tests pass")."""
 
-    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     claim_id: str
     """The host's identifier for the claim."""

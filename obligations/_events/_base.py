@@ -16,7 +16,9 @@ class BaseEvent(BaseModel):
     (or an older one that stamped a ``tick``) still load.
     """
 
-    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True, frozen=True)
+    # The field docstrings are documentation only: pydantic's use_attribute_docstrings would read
+    # every event module's source when the package is imported, and every Stop hook imports it.
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     agent_id: str = "root"
     """The agent the event belongs to; agents never announced by `AgentSpawned` are root agents."""

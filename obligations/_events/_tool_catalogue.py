@@ -12,7 +12,7 @@ from ._base import BaseEvent
 class ToolInfo(BaseModel):
     """One tool of a catalogue: its name and what it is for."""
 
-    model_config = ConfigDict(extra="ignore", use_attribute_docstrings=True, frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     name: str
     """The name the agent calls it by."""

@@ -19,6 +19,8 @@ from obligations import (
     Tracker,
     TrackerConfig,
     UserMessage,
+    block_reason,
+    release_message,
 )
 from shellparse import Policy
 
@@ -394,6 +396,20 @@ def test_stale_task_results_are_quarantined_but_their_edits_count() -> None:
     s.complete(old_edit, None)
     s.run("pytest", 0)
     assert s.states() == [("pytest", "resolved")]
+
+
+def test_the_root_is_told_whose_failed_run_it_answers_for() -> None:
+    """A Stop hook's reason and its release message name the worker whose failed run the root inherited,
+    and say nothing of workers for the root's own failures."""
+    s = Session()
+    s.tracker.handle(AgentSpawned(agent_id="w1", parent_id="root", role="local-subagent"))
+    s.run("cargo build", 101, "error[E0308]: mismatched types", agent="w1")
+    s.run("npm test", 1, "1 failing")
+    inherited, own = sorted(s.items(), key=lambda item: item.check or "")
+    reason = block_reason([inherited, own], 1, 3)
+    assert "- `cargo build` (run by worker `w1`): " in reason and "- `npm test`: " in reason
+    assert "`cargo build` (run by worker `w1`)" in release_message([inherited], 3)
+    assert "worker" not in release_message([own], 3)
 
 
 def test_worker_signals_stay_with_the_worker_and_its_edits_reach_the_root() -> None:
