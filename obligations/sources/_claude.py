@@ -226,7 +226,7 @@ class ClaudeReader:
                 self.turns[(agent, ident)] = True
                 earlier = self.thinking.pop((agent, ident), "") if self.thinking else ""
                 reasoning = f"{earlier}\n{reasoning}" if earlier and reasoning else earlier or reasoning
-            events.append(AssistantMessage(text=text, reasoning=reasoning, **self.stamp.base(agent)))
+            events.append(self.stamp.event(AssistantMessage, agent, {"text": text, "reasoning": reasoning}))
         elif reasoning and ident is not None and new_turn:
             # Claude Code writes a response's thinking as an entry of its own, before its text and calls.
             self.thinking[(agent, ident)] = reasoning
@@ -239,8 +239,9 @@ class ClaudeReader:
             arguments = block.get("input")
             arguments = arguments if isinstance(arguments, dict) else {}
             self.pending[call_id] = _Call(name, arguments.get("run_in_background") is True)
-            events.append(ToolDispatched(call_id=call_id, tool=name, arguments=arguments, cwd=string(entry.get("cwd")),
-                                         **self.stamp.base(agent)))
+            events.append(self.stamp.event(ToolDispatched, agent, {"call_id": call_id, "tool": name,
+                                                                   "arguments": arguments,
+                                                                   "cwd": string(entry.get("cwd"))}))
         return events + self._server_advisor(blocks, agent) if server else events
 
     def _server_advisor(self, blocks: list[Any], agent: str) -> list[Event]:
@@ -288,9 +289,10 @@ class ClaudeReader:
                 self.report.exit_codes += 1
         else:
             code = error_code(text) if is_error else None
-        return ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=is_error, error_code=code,
-                             error_message=text if is_error else None, output=text,
-                             images=count_parts(block.get("content"), ("image",)), **self.stamp.base(agent))
+        return self.stamp.event(ToolCompleted, agent, {
+            "call_id": call_id, "exit_code": exit_code, "is_error": is_error, "error_code": code,
+            "error_message": text if is_error else None, "output": text,
+            "images": count_parts(block.get("content"), ("image",))})
 
     def _user_shell(self, command: str, entry: dict[str, Any], agent: str) -> list[Event]:
         call_id = f"user-shell:{string(entry.get('uuid')) or self.stamp.origin}"
