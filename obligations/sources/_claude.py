@@ -126,7 +126,9 @@ class ClaudeReader:
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         kind = kind_of(entry.get("type"))
-        self.stamp.at(line, entry.get("timestamp"), entry.get("uuid"))
+        # Stamp.at, inlined: every line of the file passes here.
+        stamp = self.stamp
+        stamp.line, stamp.timestamp, stamp.entry_id = line, entry.get("timestamp"), entry.get("uuid")
         if self.report.session_id is None:
             self.report.session_id = string(entry.get("sessionId"))
         if self.report.cwd is None:
@@ -174,7 +176,7 @@ class ClaudeReader:
 
     def _message(self, entry: dict[str, Any]) -> list[Event]:
         """A user or assistant entry's events, after any compaction still due and the agent's announcement."""
-        agent = _agent(entry)
+        agent = _agent(entry) if entry.get("isSidechain") is True else ROOT
         events = self._user(entry, agent) if entry.get("type") == "user" else self._assistant(entry, agent)
         if not events or (self.boundary is None and (agent == ROOT or agent in self.stamp.announced)):
             return events  # the common case: nothing due before them
@@ -273,7 +275,8 @@ class ClaudeReader:
             return None
         self.completed[call_id] = True
         call = self.pending.pop(call_id, None)
-        text = text_of(block.get("content"))
+        content = block.get("content")
+        text = content if isinstance(content, str) else text_of(content)
         is_error = block.get("is_error") is True
         detail = detail if isinstance(detail, dict) else {}
         if call is not None:
@@ -292,7 +295,7 @@ class ClaudeReader:
         return self.stamp.event(ToolCompleted, agent, {
             "call_id": call_id, "exit_code": exit_code, "is_error": is_error, "error_code": code,
             "error_message": text if is_error else None, "output": text,
-            "images": count_parts(block.get("content"), ("image",))})
+            "images": count_parts(content, ("image",)) if isinstance(content, list) else 0})
 
     def _user_shell(self, command: str, entry: dict[str, Any], agent: str) -> list[Event]:
         call_id = f"user-shell:{string(entry.get('uuid')) or self.stamp.origin}"
@@ -322,10 +325,6 @@ def _agent(entry: dict[str, Any]) -> str:
     return ROOT
 
 
-def _joined(parts: list[str]) -> str:
-    return ("\n".join(parts) if len(parts) > 1 else parts[0]) if parts else ""
-
-
 def _blocks(blocks: list[Any]) -> tuple[list[dict[str, Any]], str, str, bool]:
     """An assistant entry's tool calls, text, thinking, and whether it holds server-tool blocks — in one pass."""
     calls: list[dict[str, Any]] = []
@@ -348,7 +347,8 @@ def _blocks(blocks: list[Any]) -> tuple[list[dict[str, Any]], str, str, bool]:
                 thinking.append(part)
         elif kind == "server_tool_use" or kind == "advisor_tool_result":
             server = True
-    return calls, _joined(texts), _joined(thinking), server
+    # A join of one part is that part: most entries hold one block.
+    return calls, "\n".join(texts), "\n".join(thinking), server
 
 
 def _advice(content: Any) -> str | None:
