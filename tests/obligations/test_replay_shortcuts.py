@@ -139,7 +139,9 @@ def _stripped_way(number: int, raw: bytes) -> Line:
         value = orjson.loads(data)
     except orjson.JSONDecodeError:
         return _parse_carefully(number, data, raw.endswith(b"\n"))
-    return Line(number, value) if isinstance(value, dict) else Line(number, None, f"not a JSON object (a JSON {_kind(value)})")
+    if not isinstance(value, dict):
+        return Line(number, None, f"not a JSON object (a JSON {_kind(value)})")
+    return Line(number, value)
 
 
 @PROPERTY
