@@ -18,7 +18,6 @@ import orjson
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
 
 import shellparse
 from obligations import ToolCompleted, TrackerConfig
@@ -31,6 +30,7 @@ from obligations._summary import judged_summary, last_line
 from obligations.sources import _claude_branch
 from obligations.sources._common import Stamp
 from obligations.sources._lines import Line, _kind, _parse_carefully, parse_line
+from tests.obligations.transcript_files import FIXTURES, read
 
 PROPERTY = settings(max_examples=200, deadline=None)
 
@@ -179,6 +179,22 @@ def test_an_event_made_from_one_dict_is_the_one_its_constructor_makes(kind: Any,
 
 
 def test_an_event_made_from_one_dict_is_still_validated() -> None:
-    """A value of the wrong type is refused as the constructor refuses it (a reader bug is not let through)."""
-    with pytest.raises(ValidationError):
-        Stamp("session.jsonl").event(ToolCompleted, "root", {"call_id": ["not", "a", "string"]})
+    """A field left out or one the event does not have is a bug of its maker, and raises."""
+    with pytest.raises(TypeError):
+        Stamp("session.jsonl").event(ToolCompleted, "root", {"exit_code": 1})
+    with pytest.raises(TypeError):
+        Stamp("session.jsonl").event(ToolCompleted, "root", {"call_id": "c1", "exit": 1})
+
+
+def strictly_valid(event: Any) -> bool:
+    """The event is what strict validation of the values it was given makes (every value of its field's type)."""
+    given = {name: getattr(event, name) for name in event.model_fields_set}
+    again = type(event).model_validate(given, strict=True)
+    return bool(again == event and again.model_fields_set == event.model_fields_set)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.jsonl")), ids=lambda path: path.name)
+def test_every_event_read_from_a_real_transcript_is_strictly_valid(path: Path) -> None:
+    """The events the readers make without validating are, in every shipped transcript, what validation makes."""
+    for event in read(path):
+        assert strictly_valid(event), event
