@@ -378,9 +378,12 @@ def _bash_exit(text: str, is_error: bool, detail: dict[str, Any],
         found = _EXIT.match(text)
         if found is None:
             return None, error_code(text)
-        # The interruption notice, when there is one, is the line right after "Exit code N".
-        second = text.split("\n", 2)[1:2]
-        if interrupted or (second and second[0].strip().startswith(_INTERRUPTION)):
+        # The interruption notice, when there is one, is the line right after "Exit code N" (found
+        # without splitting the output: it can be megabytes).
+        first = text.find("\n")
+        end = text.find("\n", first + 1) if first >= 0 else -1
+        second = text[first + 1:end if end >= 0 else len(text)] if first >= 0 else None
+        if interrupted or (second is not None and second.strip().startswith(_INTERRUPTION)):
             return exit_status(found.group(1)), "interrupted"
         return exit_status(found.group(1)), None
     if interrupted:
