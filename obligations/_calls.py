@@ -67,6 +67,41 @@ def interpret(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | No
     return Call(tool, "other", None, None, True, _targets(arguments))
 
 
+class Interpreter:
+    """:func:`interpret` under one configuration, remembering the calls that repeat.
+
+    A session runs the same few commands again and again, and what a shell call is depends only
+    on its tool, its command line and its dialect; a read or an ignored call, only on its tool.
+    An edit's targets are its own, so edits and unknown tools are interpreted every time."""
+
+    def __init__(self, config: TrackerConfig, limit: int = 4096) -> None:
+        self.config = config
+        self.limit = limit
+        """Calls remembered; past it the memory starts afresh (a file cannot grow it without bound)."""
+        self._kinds: dict[str, CallKind] = {}
+        self._calls: dict[tuple[str, str | None, shellparse.Shell | None], Call] = {}
+
+    def __call__(self, tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None) -> Call:
+        """The same as ``interpret(tool, arguments, shell, config)``."""
+        kind = self._kinds.get(tool)
+        if kind is None:
+            kind = interpret(tool, {}, None, self.config).kind  # without a command: its kind, not an analysis
+            self._remember(self._kinds, tool, kind)
+        if kind == "edit" or kind == "other":
+            return Call(tool, kind, None, None, True, _targets(arguments))
+        key = (tool, _command(arguments), shell) if kind == "shell" else (tool, None, None)
+        call = self._calls.get(key)
+        if call is None:
+            call = interpret(tool, arguments, shell, self.config)
+            self._remember(self._calls, key, call)
+        return call
+
+    def _remember(self, memory: dict[Any, Any], key: Any, value: Any) -> None:
+        if len(memory) >= self.limit:
+            memory.clear()
+        memory[key] = value
+
+
 def shell_command(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None = None,
                   config: TrackerConfig | None = None) -> tuple[str, shellparse.Shell] | None:
     """The command line a call of a shell tool runs and its dialect, as the tracker reads it;

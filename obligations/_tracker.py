@@ -18,7 +18,7 @@ from typing import Any, get_args
 import shellparse
 
 from ._answers import AgentInfo, ClaimResult, ReviewTicket, Task
-from ._calls import Call, interpret
+from ._calls import Call, Interpreter
 from ._config import REMINDER_BUDGET, EscalationConfig, TrackerConfig
 from ._escalation import Decision, Escalation
 from ._events._agent_disposed import AgentDisposed
@@ -58,6 +58,9 @@ class Tracker:
         self.config = config or TrackerConfig()
         """The settings it was made with."""
         self._state = TrackerState(self.config.ended_tasks)
+        self._interpret = Interpreter(self.config)
+        self._ids: dict[tuple[str, int, str, str | None], str] = {}
+        """Item ids already made (a hash each): a failing check fails again and again."""
 
     @property
     def tick(self) -> int:
@@ -172,7 +175,7 @@ class Tracker:
     def _dispatched(self, event: ToolDispatched) -> None:
         state = self._state
         agent = self._agent(event.agent_id)
-        call = interpret(event.tool, event.arguments, event.shell, self.config)
+        call = self._interpret(event.tool, event.arguments, event.shell)
         root = self._agent(agent.root)
         state.pending[event.call_id] = Pending(event.call_id, agent.id, root.id, root.life, root.task, state.tick,
                                                call, event.cwd)
@@ -255,7 +258,7 @@ class Tracker:
         validation = judgement.check.validation
         summary = judged_summary(judgement, event)
         place = location(pending.cwd, validation.directory)
-        ident = item_id(root.id, root.task, "validation-failure", validation.check_key, place)
+        ident = self._item_id(root.id, root.task, validation.check_key, place)
         item = self._state.items.get(ident)
         limit = self.config.history
         worker = agent.id if agent.id != root.id else None
@@ -270,10 +273,9 @@ class Tracker:
                                  origin=event.origin), limit)
             self._state.items[ident] = item
         else:
-            item.state, item.resolution, item.summary, item.failed_by = "open", None, summary, worker
-            item.latest_failure_tick, item.latest_failure_call = tick, pending.call_id
-            item.repeat_count += 1
-            item.revision += 1
+            _change(item, state="open", resolution=None, summary=summary, failed_by=worker, latest_failure_tick=tick,
+                    latest_failure_call=pending.call_id, repeat_count=item.repeat_count + 1,
+                    revision=item.revision + 1)
             item.note(Transition(tick=tick, change="failed-again", detail=summary, call_id=pending.call_id,
                                  origin=event.origin), limit)
         for claim in self._claims(root, validation.check_key, place):
@@ -333,6 +335,16 @@ class Tracker:
                 item.note(Transition(tick=tick, change="reopened", detail=detail, call_id=call_id, origin=origin),
                           self.config.history)
                 root.notice_due = True
+
+    def _item_id(self, root: str, task: int, key: str, place: str | None) -> str:
+        """The id of the validation-failure item of ``key`` in ``place`` (``item_id``, remembered)."""
+        parts = (root, task, key, place)
+        ident = self._ids.get(parts)
+        if ident is None:
+            if len(self._ids) >= 4096:
+                self._ids.clear()
+            ident = self._ids[parts] = item_id(root, task, "validation-failure", key, place)
+        return ident
 
     def _scope(self, root_id: str) -> Scope:
         scope = self._state.scopes.get(root_id)
@@ -558,3 +570,10 @@ class Tracker:
         tracker = cls(config)
         tracker._state = TrackerState.from_dict(data, tracker.config)
         return tracker
+
+
+def _change(item: Item, **fields: Any) -> None:
+    """Set fields of ``item`` as assigning each would (no model of the tracker's validates
+    assignments), without pydantic's ``__setattr__`` for each: a failure sets nine of them."""
+    item.__dict__.update(fields)
+    item.__pydantic_fields_set__.update(fields)

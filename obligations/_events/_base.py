@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import PydanticUndefined
 
 
 class BaseEvent(BaseModel):
@@ -30,3 +32,45 @@ class BaseEvent(BaseModel):
     """The id of the transcript entry it was read from, the same on every read of the file: Pi's
     entry ``id``, Claude Code's ``uuid``, ``L<line>`` for Codex (whose entries have none). The
     advisor's ledger names its cards after it (``#id``)."""
+
+
+E = TypeVar("E", bound=BaseEvent)
+_DEFAULTS: dict[type[BaseEvent], tuple[dict[str, Any], tuple[str, ...], frozenset[str]]] = {}
+_new = BaseModel.__new__
+_set = object.__setattr__
+
+
+def trusted(kind: type[E], fields: dict[str, Any]) -> E:
+    """An event of ``kind`` from ``fields`` whose every value its maker built to the field's type —
+    a transcript reader, which makes each value from its own checks (``string``, ``exit_status``,
+    ``parse_time``). Made as ``kind.model_construct(**fields)`` makes it (the fields given are the
+    fields set; the others get their defaults), without its loop in Python or a validation: a
+    transcript makes tens of thousands of events, and validating one costs more than making it.
+    ``fields`` becomes the event's own. Input from outside (``event_from_dict``, a caller's
+    ``kind(...)``) is always validated."""
+    known = _DEFAULTS.get(kind)
+    if known is None:
+        known = _DEFAULTS[kind] = _defaults(kind)
+    defaults, factories, required = known
+    given = fields.keys()
+    if not (given >= required and given <= defaults.keys()):
+        raise TypeError(f"{kind.__name__} made without {sorted(required - given)} or with {sorted(given - defaults)}")
+    values = {**defaults, **fields}
+    for name in factories:
+        if name not in fields:
+            values[name] = kind.model_fields[name].get_default(call_default_factory=True)
+    event = _new(kind)
+    _set(event, "__dict__", values)
+    _set(event, "__pydantic_fields_set__", set(fields))
+    _set(event, "__pydantic_extra__", None)
+    _set(event, "__pydantic_private__", None)
+    return event
+
+
+def _defaults(kind: type[BaseEvent]) -> tuple[dict[str, Any], tuple[str, ...], frozenset[str]]:
+    """Every field's default in field order (``None`` for a required one, which must be given), the
+    fields made by a factory (made afresh for each event), and the required fields."""
+    fields = kind.model_fields
+    defaults = {name: None if field.default is PydanticUndefined else field.default for name, field in fields.items()}
+    factories = tuple(name for name, field in fields.items() if field.default_factory is not None)
+    return defaults, factories, frozenset(name for name, field in fields.items() if field.is_required())

@@ -126,7 +126,9 @@ class ClaudeReader:
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
         kind = kind_of(entry.get("type"))
-        self.stamp.at(line, entry.get("timestamp"), entry.get("uuid"))
+        # Stamp.at, inlined: every line of the file passes here.
+        stamp = self.stamp
+        stamp.line, stamp.timestamp, stamp.entry_id = line, entry.get("timestamp"), entry.get("uuid")
         if self.report.session_id is None:
             self.report.session_id = string(entry.get("sessionId"))
         if self.report.cwd is None:
@@ -174,7 +176,7 @@ class ClaudeReader:
 
     def _message(self, entry: dict[str, Any]) -> list[Event]:
         """A user or assistant entry's events, after any compaction still due and the agent's announcement."""
-        agent = _agent(entry)
+        agent = _agent(entry) if entry.get("isSidechain") is True else ROOT
         events = self._user(entry, agent) if entry.get("type") == "user" else self._assistant(entry, agent)
         if not events or (self.boundary is None and (agent == ROOT or agent in self.stamp.announced)):
             return events  # the common case: nothing due before them
@@ -226,7 +228,7 @@ class ClaudeReader:
                 self.turns[(agent, ident)] = True
                 earlier = self.thinking.pop((agent, ident), "") if self.thinking else ""
                 reasoning = f"{earlier}\n{reasoning}" if earlier and reasoning else earlier or reasoning
-            events.append(AssistantMessage(text=text, reasoning=reasoning, **self.stamp.base(agent)))
+            events.append(self.stamp.event(AssistantMessage, agent, {"text": text, "reasoning": reasoning}))
         elif reasoning and ident is not None and new_turn:
             # Claude Code writes a response's thinking as an entry of its own, before its text and calls.
             self.thinking[(agent, ident)] = reasoning
@@ -239,8 +241,9 @@ class ClaudeReader:
             arguments = block.get("input")
             arguments = arguments if isinstance(arguments, dict) else {}
             self.pending[call_id] = _Call(name, arguments.get("run_in_background") is True)
-            events.append(ToolDispatched(call_id=call_id, tool=name, arguments=arguments, cwd=string(entry.get("cwd")),
-                                         **self.stamp.base(agent)))
+            events.append(self.stamp.event(ToolDispatched, agent, {"call_id": call_id, "tool": name,
+                                                                   "arguments": arguments,
+                                                                   "cwd": string(entry.get("cwd"))}))
         return events + self._server_advisor(blocks, agent) if server else events
 
     def _server_advisor(self, blocks: list[Any], agent: str) -> list[Event]:
@@ -272,7 +275,8 @@ class ClaudeReader:
             return None
         self.completed[call_id] = True
         call = self.pending.pop(call_id, None)
-        text = text_of(block.get("content"))
+        content = block.get("content")
+        text = content if isinstance(content, str) else text_of(content)
         is_error = block.get("is_error") is True
         detail = detail if isinstance(detail, dict) else {}
         if call is not None:
@@ -288,9 +292,10 @@ class ClaudeReader:
                 self.report.exit_codes += 1
         else:
             code = error_code(text) if is_error else None
-        return ToolCompleted(call_id=call_id, exit_code=exit_code, is_error=is_error, error_code=code,
-                             error_message=text if is_error else None, output=text,
-                             images=count_parts(block.get("content"), ("image",)), **self.stamp.base(agent))
+        return self.stamp.event(ToolCompleted, agent, {
+            "call_id": call_id, "exit_code": exit_code, "is_error": is_error, "error_code": code,
+            "error_message": text if is_error else None, "output": text,
+            "images": count_parts(content, ("image",)) if isinstance(content, list) else 0})
 
     def _user_shell(self, command: str, entry: dict[str, Any], agent: str) -> list[Event]:
         call_id = f"user-shell:{string(entry.get('uuid')) or self.stamp.origin}"
@@ -320,10 +325,6 @@ def _agent(entry: dict[str, Any]) -> str:
     return ROOT
 
 
-def _joined(parts: list[str]) -> str:
-    return ("\n".join(parts) if len(parts) > 1 else parts[0]) if parts else ""
-
-
 def _blocks(blocks: list[Any]) -> tuple[list[dict[str, Any]], str, str, bool]:
     """An assistant entry's tool calls, text, thinking, and whether it holds server-tool blocks — in one pass."""
     calls: list[dict[str, Any]] = []
@@ -346,7 +347,8 @@ def _blocks(blocks: list[Any]) -> tuple[list[dict[str, Any]], str, str, bool]:
                 thinking.append(part)
         elif kind == "server_tool_use" or kind == "advisor_tool_result":
             server = True
-    return calls, _joined(texts), _joined(thinking), server
+    # A join of one part is that part: most entries hold one block.
+    return calls, "\n".join(texts), "\n".join(thinking), server
 
 
 def _advice(content: Any) -> str | None:
@@ -376,9 +378,12 @@ def _bash_exit(text: str, is_error: bool, detail: dict[str, Any],
         found = _EXIT.match(text)
         if found is None:
             return None, error_code(text)
-        # The interruption notice, when there is one, is the line right after "Exit code N".
-        second = text.split("\n", 2)[1:2]
-        if interrupted or (second and second[0].strip().startswith(_INTERRUPTION)):
+        # The interruption notice, when there is one, is the line right after "Exit code N" (found
+        # without splitting the output: it can be megabytes).
+        first = text.find("\n")
+        end = text.find("\n", first + 1) if first >= 0 else -1
+        second = text[first + 1:end if end >= 0 else len(text)] if first >= 0 else None
+        if interrupted or (second is not None and second.strip().startswith(_INTERRUPTION)):
             return exit_status(found.group(1)), "interrupted"
         return exit_status(found.group(1)), None
     if interrupted:

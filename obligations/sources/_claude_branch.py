@@ -43,7 +43,13 @@ def plan(path: Path) -> Select | None:
         parent = entry.get("parentUuid") or entry.get("logicalParentUuid")
         if isinstance(ident, str) and isinstance(parent, str) and parent in abandoned:
             abandoned.add(ident)
-    return lambda _line, entry: entry.get("uuid") not in abandoned
+    return lambda _line, entry: _kept(entry.get("uuid"), abandoned)
+
+
+def _kept(ident: Any, abandoned: set[str]) -> bool:
+    """An entry is replayed unless its id is an abandoned one (an id that is no string never is,
+    and cannot be looked up: a list is unhashable)."""
+    return not isinstance(ident, str) or ident not in abandoned
 
 
 def _replaced_prompts(path: Path) -> list[str]:

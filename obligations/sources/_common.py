@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 from .._events._agent_spawned import AgentSpawned
+from .._events._base import BaseEvent, trusted
 from .._events._union import Event
 from .._vocabulary import ErrorCode
 from ..errors import MalformedEntry
@@ -33,6 +34,7 @@ _CUES = re.compile(r"permission|grant|approv|block|denied|want to proceed|reject
 
 K = TypeVar("K")
 V = TypeVar("V")
+E = TypeVar("E", bound=BaseEvent)
 
 
 class Bounded(OrderedDict[K, V], Generic[K, V]):
@@ -43,9 +45,12 @@ class Bounded(OrderedDict[K, V], Generic[K, V]):
         self.limit = limit
 
     def __setitem__(self, key: K, value: V) -> None:
-        super().__setitem__(key, value)
-        while len(self) > self.limit:
+        _store(self, key, value)  # not super(): a reader stores several times per tool call
+        if len(self) > self.limit:  # one item is added at a time: at most one is over
             self.popitem(last=False)
+
+
+_store = OrderedDict.__setitem__
 
 
 class Stamp:
@@ -80,6 +85,18 @@ class Stamp:
         ident = self.entry_id
         return {"agent_id": agent_id, "origin": f"{self.name}:{self.line}", "time": parse_time(self.timestamp),
                 "entry_id": ident if isinstance(ident, str) and ident else f"L{self.line}"}
+
+    def event(self, kind: type[E], agent_id: str, fields: dict[str, Any]) -> E:
+        """An event of ``kind`` with ``fields`` (a dict of the caller's, which becomes the event's)
+        and the stamp's, for a reader that made every value to its field's type (see ``trusted``):
+        a transcript makes tens of thousands of events, and validating each costs more than
+        reading its entry."""
+        ident = self.entry_id
+        fields["agent_id"] = agent_id
+        fields["origin"] = f"{self.name}:{self.line}"
+        fields["time"] = parse_time(self.timestamp)
+        fields["entry_id"] = ident if isinstance(ident, str) and ident else f"L{self.line}"
+        return trusted(kind, fields)
 
     def announce(self, agent_id: str) -> list[Event]:
         """``AgentSpawned`` for a sub-agent's first event (nothing for root, or when already done)."""

@@ -18,7 +18,7 @@ from .._events._agent_spawned import AgentSpawned
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from ..errors import MalformedEntry
-from ._lines import read_lines
+from ._lines import Line, parse_line, raw_lines, too_long
 from ._report import TranscriptReport
 
 MALFORMED = (MalformedEntry, ValidationError)
@@ -45,28 +45,36 @@ def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select 
            last_line: int | None = None) -> Iterator[Event]:
     """Stream ``path`` through ``reader``. ``select`` says which entries to replay (the others are
     counted as abandoned); lines after ``last_line`` are not read."""
+    # One loop over the raw lines, not a generator of parsed ones: a transcript has tens of
+    # thousands of lines, most making no event, and each layer of generator costs on every one.
     try:
-        for line in read_lines(path):
-            if last_line is not None and line.number > last_line:
+        for number, raw in raw_lines(path):
+            if last_line is not None and number > last_line:
                 break  # appended after the file was planned; the plan does not cover it
-            report.lines = line.number
-            if line.problem is not None:
-                report.skip(line.number, line.problem)
-                reader.gap(line.number)
+            report.lines = number
+            line = parse_line(number, raw) if raw is not None else Line(number, None, too_long())
+            entry = line.entry
+            if entry is None:
+                if line.problem is not None:
+                    report.skip(number, line.problem)
+                    reader.gap(number)
                 continue
-            if line.entry is None:
-                continue
-            if select is not None and not select(line.number, line.entry):
+            if select is not None and not select(number, entry):
                 report.abandoned += 1
                 continue
             try:
-                events = reader.entry(line.number, line.entry)
+                events = reader.entry(number, entry)
             except MALFORMED as error:
-                report.skip(line.number, f"malformed {describe(line.entry)} entry: {_why(error)}")
-                reader.gap(line.number)
+                report.skip(number, f"malformed {describe(entry)} entry: {_why(error)}")
+                reader.gap(number)
                 continue
-            if events:  # most entries make none
-                yield from counted(events, report)
+            for event in events:  # most entries make none
+                report.events += 1
+                if isinstance(event, ToolDispatched):
+                    report.tool_calls += 1
+                elif isinstance(event, AgentSpawned):
+                    report.subagents += 1
+                yield event
         yield from counted(reader.finish(), report)
         report.complete = True
     except OSError as error:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import obligations.sources._replay as replay_module
-from obligations.sources._lines import read_lines
+from obligations.sources._lines import raw_lines
 from tests.obligations.transcript_files import codex, codex_patch, codex_run, write_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,12 +49,12 @@ def append_jsonl(path: Path, entries: list[dict[str, Any]]) -> None:
 
 def disk_fault_after(monkeypatch: pytest.MonkeyPatch, lines: int) -> None:
     """Make every transcript read fail with EIO after ``lines`` lines: a disk fault cannot be produced here."""
-    real = read_lines
+    real = raw_lines
 
     def failing(path: Path, *args: Any) -> Any:
-        for line in real(path, *args):
-            if line.number > lines:
+        for number, raw in real(path, *args):
+            if number > lines:
                 raise OSError(5, "Input/output error")
-            yield line
+            yield number, raw
 
-    monkeypatch.setattr(replay_module, "read_lines", failing)
+    monkeypatch.setattr(replay_module, "raw_lines", failing)

@@ -1,8 +1,10 @@
 """The work a replay saves gives the answers the plain way gives.
 
-Two shortcuts of the audit path are held to the straightforward computation they replace: a failed
+The shortcuts of the audit path are held to the straightforward computation they replace: a failed
 check's summary reuses the failure line its judgement already found (instead of searching its output
-again), and the Claude Code rewind scan reads the file into one reused buffer whatever its chunk.
+again); the Claude Code rewind scan reads the file into one reused buffer whatever its chunk; the
+tracker remembers the interpretation of calls that repeat; a line is decoded without a stripped copy;
+and the readers validate an event from one dict instead of through the model's keyword constructor.
 """
 
 from __future__ import annotations
@@ -12,17 +14,23 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import shellparse
 from obligations import ToolCompleted, TrackerConfig
-from obligations._calls import interpret
+from obligations._calls import Interpreter, interpret
+from obligations._events._assistant_message import AssistantMessage
+from obligations._events._tool_dispatched import ToolDispatched
 from obligations._judgements import judge
 from obligations._redact import redact_line
 from obligations._summary import judged_summary, last_line
 from obligations.sources import _claude_branch
+from obligations.sources._common import Stamp
+from obligations.sources._lines import Line, _kind, _parse_carefully, parse_line
+from tests.obligations.transcript_files import FIXTURES, read
 
 PROPERTY = settings(max_examples=200, deadline=None)
 
@@ -98,3 +106,95 @@ def test_the_prompts_found_do_not_depend_on_the_read_chunk(rows: list[tuple[str,
     expected = [entry for entry in (json.loads(line) for line in lines if line)
                 if entry["type"] == "user" and isinstance(entry["message"]["content"], str)]
     assert whole == expected
+
+
+TOOLS = ["Bash", "bash", "Read", "Edit", "Write", "Grep", "exec_command", "shell", "TodoWrite", "mcp__x__y", "Task",
+         "advisor", "PowerShell"]
+ARGUMENTS = st.fixed_dictionaries({}, optional={
+    "command": st.one_of(st.sampled_from(COMMANDS), st.lists(st.sampled_from(["bash", "-lc", "npm test", "ls"]),
+                                                               max_size=4)),
+    "cmd": st.sampled_from(COMMANDS), "file_path": st.sampled_from(["a.py", "src/b.ts"]),
+    "patch": st.just("*** Update File: c.py\n"), "run_in_background": st.booleans()})
+
+
+@PROPERTY
+@given(calls=st.lists(st.tuples(st.sampled_from(TOOLS), ARGUMENTS, st.sampled_from([None, "bash", "pwsh"])),
+                      min_size=1, max_size=12),
+       limit=st.integers(min_value=1, max_value=4))
+def test_a_remembered_interpretation_is_the_one_made_afresh(calls: list[tuple[str, dict[str, Any], Any]],
+                                                            limit: int) -> None:
+    """Whatever calls repeat, and however small its memory, the tracker's interpreter answers as interpret does."""
+    config = TrackerConfig()
+    remembering = Interpreter(config, limit=limit)
+    for tool, arguments, shell in calls + calls:
+        assert remembering(tool, arguments, shell) == interpret(tool, arguments, shell, config)
+
+
+def _stripped_way(number: int, raw: bytes) -> Line:
+    """A line parsed the plain way: stripped first, then decoded by orjson, else the careful way."""
+    data = raw.strip()
+    if not data:
+        return Line(number, None)
+    try:
+        value = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return _parse_carefully(number, data, raw.endswith(b"\n"))
+    if not isinstance(value, dict):
+        return Line(number, None, f"not a JSON object (a JSON {_kind(value)})")
+    return Line(number, value)
+
+
+@PROPERTY
+@given(value=st.one_of(st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.text(max_size=4)),
+                                       max_size=3),
+                       st.lists(st.integers(), max_size=2), st.integers(), st.text(max_size=4)),
+       before=st.sampled_from(["", " ", "\t", "\r", "\x0c", "\x0b", "  \t"]),
+       after=st.sampled_from(["", "\n", "\r\n", " \n", "\x0c\n", "\t"]),
+       damage=st.sampled_from(["", "{", "}", "\"", ","]))
+@example(value={}, before="", after="\n", damage="\\ud800")
+def test_a_line_decoded_as_read_is_read_as_its_stripped_copy_would_be(value: Any, before: str, after: str,
+                                                                       damage: str) -> None:
+    """Blank, padded, damaged or good, a line gives the entry or the problem that stripping it first gives."""
+    raw = (before + json.dumps(value) + damage + after).encode()
+    assert parse_line(3, raw) == _stripped_way(3, raw)
+
+
+@pytest.mark.parametrize("kind, fields", [
+    (ToolCompleted, {"call_id": "c1", "exit_code": 1, "is_error": True, "error_code": None,
+                     "error_message": "Exit code 1", "output": "Exit code 1", "images": 0}),
+    (ToolDispatched, {"call_id": "c1", "tool": "Bash", "arguments": {"command": "npm test"}, "cwd": None}),
+    (AssistantMessage, {"text": "done", "reasoning": ""}),
+])
+@pytest.mark.parametrize("timestamp, ident", [("2026-11-20T10:00:00.000Z", "u1"), (None, None), ("late", "")])
+def test_an_event_made_from_one_dict_is_the_one_its_constructor_makes(kind: Any, fields: dict[str, Any],
+                                                                      timestamp: str | None, ident: str | None) -> None:
+    """A reader's event validated from one dict equals, field for field and in what was set, the keyword-made one."""
+    stamp = Stamp("session.jsonl")
+    stamp.at(12, timestamp, ident)
+    made = stamp.event(kind, "worker", dict(fields))
+    expected = kind(**fields, **stamp.base("worker"))
+    assert made == expected
+    assert made.model_fields_set == expected.model_fields_set
+    assert made.model_dump() == expected.model_dump()
+
+
+def test_an_event_made_from_one_dict_is_still_validated() -> None:
+    """A field left out or one the event does not have is a bug of its maker, and raises."""
+    with pytest.raises(TypeError):
+        Stamp("session.jsonl").event(ToolCompleted, "root", {"exit_code": 1})
+    with pytest.raises(TypeError):
+        Stamp("session.jsonl").event(ToolCompleted, "root", {"call_id": "c1", "exit": 1})
+
+
+def strictly_valid(event: Any) -> bool:
+    """The event is what strict validation of the values it was given makes (every value of its field's type)."""
+    given = {name: getattr(event, name) for name in event.model_fields_set}
+    again = type(event).model_validate(given, strict=True)
+    return bool(again == event and again.model_fields_set == event.model_fields_set)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.jsonl")), ids=lambda path: path.name)
+def test_every_event_read_from_a_real_transcript_is_strictly_valid(path: Path) -> None:
+    """The events the readers make without validating are, in every shipped transcript, what validation makes."""
+    for event in read(path):
+        assert strictly_valid(event), event

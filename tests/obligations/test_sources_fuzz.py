@@ -1,7 +1,8 @@
 """The readers over real entries of every type, with values replaced by JSON of any other shape.
 
 A reader skips an entry of the wrong shape and counts it; it never raises for input, and a real
-entry left as it was is never skipped. The other half of the promise: a bug in a reader (a
+entry left as it was is never skipped; every event they make is of the types strict validation
+demands (they make events without validating them). The other half of the promise: a bug in a reader (a
 ``KeyError`` of its own) is raised, not hidden as a skipped line.
 """
 
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from obligations import Tracker, event_from_json
 from obligations.sources import NotATranscript, open_transcript
 from obligations.sources._claude import ClaudeReader
+from tests.obligations.test_replay_shortcuts import strictly_valid
 from tests.obligations.transcript_files import FIXTURES
 
 SHAPES = FIXTURES.parent / "entry_shapes"
@@ -115,6 +117,7 @@ def test_entries_of_the_wrong_shape_never_stop_a_reader(tmp_path: Path,
     tracker = Tracker()
     for event in events:
         assert event_from_json(event.model_dump_json()).model_dump() == event.model_dump()
+        assert strictly_valid(event), event  # made without validation, every value is of its field's type
         tracker.handle(event)
 
 
@@ -180,3 +183,16 @@ def test_an_exit_code_of_thousands_of_digits_is_a_malformed_entry(tmp_path: Path
         assert transcript.report.skipped == [(len(lines), "malformed user entry: an exit code of 5000 digits")
                                              if host == "claude" else
                                              (len(lines), "malformed response_item entry: an exit code of 5000 digits")]
+
+
+def test_an_entry_whose_id_is_no_string_is_replayed_after_a_rewind(tmp_path: Path) -> None:
+    """In a session with a rewind, an entry whose uuid is a list is read, not a crash of the reader."""
+    rows = [{"type": "user", "uuid": "a", "parentUuid": "r", "message": {"role": "user", "content": "one"}},
+            {"type": "user", "uuid": "b", "parentUuid": "r", "message": {"role": "user", "content": "two"}},
+            {"type": "assistant", "uuid": ["x"], "parentUuid": "b",
+             "message": {"role": "assistant", "id": "m1", "content": [{"type": "text", "text": "hi"}]}}]
+    path = tmp_path / "session.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    transcript = open_transcript(path)
+    events = list(transcript.events())
+    assert transcript.report.abandoned == 1 and [event.type for event in events][-1] == "assistant_message"
