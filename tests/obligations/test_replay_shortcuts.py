@@ -4,7 +4,8 @@ The shortcuts of the audit path are held to the straightforward computation they
 check's summary reuses the failure line its judgement already found (instead of searching its output
 again); the Claude Code rewind scan reads the file into one reused buffer whatever its chunk; the
 tracker remembers the interpretation of calls that repeat; a line is decoded without a stripped copy;
-and the readers validate an event from one dict instead of through the model's keyword constructor.
+and the readers make an event from one dict, without validating it, as the model's keyword constructor
+would have made it.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def test_a_line_decoded_as_read_is_read_as_its_stripped_copy_would_be(value: Any
 @pytest.mark.parametrize("timestamp, ident", [("2026-11-20T10:00:00.000Z", "u1"), (None, None), ("late", "")])
 def test_an_event_made_from_one_dict_is_the_one_its_constructor_makes(kind: Any, fields: dict[str, Any],
                                                                       timestamp: str | None, ident: str | None) -> None:
-    """A reader's event validated from one dict equals, field for field and in what was set, the keyword-made one."""
+    """A reader's event made from one dict equals, field for field and in what was set, the keyword-made one."""
     stamp = Stamp("session.jsonl")
     stamp.at(12, timestamp, ident)
     made = stamp.event(kind, "worker", dict(fields))
@@ -178,7 +179,7 @@ def test_an_event_made_from_one_dict_is_the_one_its_constructor_makes(kind: Any,
     assert made.model_dump() == expected.model_dump()
 
 
-def test_an_event_made_from_one_dict_is_still_validated() -> None:
+def test_an_event_made_from_one_dict_must_name_its_fields_exactly() -> None:
     """A field left out or one the event does not have is a bug of its maker, and raises."""
     with pytest.raises(TypeError):
         Stamp("session.jsonl").event(ToolCompleted, "root", {"exit_code": 1})

@@ -413,6 +413,14 @@ HAND_WRITTEN: list[Any] = [
     ("! { pytest; }", "pytest", "masked"),
     ("! { true; }; pytest", "pytest", "check"),
     ("if ! { pytest; }; then exit 1; fi", "pytest", "masked"),
+    ("time ! true | pytest", "pytest", "masked"),
+    ("time -p ! { true; } | pytest", "pytest", "masked"),
+    # A newline before a word that starts with a backslash, which tree-sitter-bash joins to the
+    # command before it (shellparse._misread): bash runs the word as the next command.
+    ("pytest -q\n\\true", "pytest", "masked"),
+    ("pytest\n\\\ntrue", "pytest", "masked"),
+    ("npm test\n  \\echo done", "npm", "masked"),
+    ("pytest -q \\\n\\true", "pytest", "check"),
 ]
 
 

@@ -191,31 +191,47 @@ def test_a_tool_input_holding_the_call_id_alone_names_no_session(home: Home) -> 
                         wait=0)
 
 
-def test_the_search_goes_on_past_a_false_hit_in_the_callers_own_file(home: Home) -> None:
-    """A false hit before the caller's `tool_use` in its own file — in a line longer than a read, the id
-    across the reads' boundary — is passed over and the `tool_use` after it is found."""
-    home.claude_session("aaaaaaaa-1", FAILING)
+def test_a_false_hit_across_a_reads_boundary_is_passed_over(home: Home) -> None:
+    """A false hit in the server's own session, searched first — in a line longer than a read, the id
+    across the reads' boundary — is passed over, and the caller's `tool_use` in the next file is found."""
+    own, _ = home.claude_session("aaaaaaaa-1", FAILING)
     caller, _ = home.claude_session("bbbbbbbb-2", CLEAN)
     call = "toolu_01AFGSjvwG5rkRDVMV5Fk86F"
 
     def decoy(padding: str) -> str:
-        return _compact(_claude_use("bbbbbbbb-2", "toolu_01DecoyDecoyDecoyDecoy", "mcp__notes__save",
+        return _compact(_claude_use("aaaaaaaa-1", "toolu_01DecoyDecoyDecoyDecoy", "mcp__notes__save",
                                     {"text": padding, "record": {"id": call}}))
 
-    hit = caller.stat().st_size + decoy("").index(f'"id":"{call}"')
-    line = decoy("x" * ((1 << 20) - 5 - hit))  # the id's field starts 5 bytes before the first read ends
+    hit = own.stat().st_size + decoy("").index(f'"id":"{call}"')
+    with own.open("a", encoding="utf-8") as handle:
+        handle.write(decoy("x" * ((1 << 20) - 5 - hit)))  # the id's field starts 5 bytes before the first read ends
+    assert own.read_bytes().index(f'"id":"{call}"'.encode()) == (1 << 20) - 5
     with caller.open("a", encoding="utf-8") as handle:
-        handle.write(line)
         handle.write(_compact(_claude_use("bbbbbbbb-2", call, "mcp__witness__obligations", {})))
-    assert caller.read_bytes().index(f'"id":"{call}"'.encode()) == (1 << 20) - 5
     found = calling_session({"claudecode/toolUseId": call}, env=home.claude_env("aaaaaaaa-1"),
                             cwd=str(home.project), wait=0)
     assert found.transcript == caller and found.session_id == "bbbbbbbb-2"
 
 
+def test_a_line_cut_off_mid_write_is_not_taken_on_its_first_half(home: Home) -> None:
+    """A decoy line the host has written only half of, whose id field shows before the cut, is not
+    taken for the call: the caller's `tool_use` in the next file is found."""
+    own, _ = home.claude_session("aaaaaaaa-1", FAILING)
+    caller, _ = home.claude_session("bbbbbbbb-2", CLEAN)
+    call = "toolu_01QhalfHalfHalfHalfHalf"
+    decoy = _compact(_claude_use("aaaaaaaa-1", "toolu_01DecoyDecoyDecoyDecoy", "mcp__notes__save",
+                                 {"record": {"id": call}, "text": "more to come"}))
+    with own.open("a", encoding="utf-8") as handle:
+        handle.write(decoy[:decoy.index(call) + len(call) + 2])
+    with caller.open("a", encoding="utf-8") as handle:
+        handle.write(_compact(_claude_use("bbbbbbbb-2", call, "mcp__witness__obligations", {})))
+    found = calling_session({"claudecode/toolUseId": call}, env=home.claude_env("aaaaaaaa-1"),
+                            cwd=str(home.project), wait=0)
+    assert found.transcript == caller
+
+
 def test_a_call_line_read_while_half_written_is_found_once_whole(home: Home) -> None:
-    """A `tool_use` line read before the host finished writing it is not judged on its first half:
-    the rest is read on a later look and the line confirmed then."""
+    """A `tool_use` line read before the host finished writing it is found on a later look, once whole."""
     import threading
 
     path, _ = home.claude_session("aaaaaaaa-1", CLEAN)
