@@ -23,6 +23,10 @@ line continuation (backslash, newline) starts the next line. Bash ends the comma
 and runs ``true`` after it, whose status it reports. A newline between a command's words that no
 odd run of backslashes escapes is replaced by ``;`` (one byte for one), which ends a command
 wherever a newline does, and the text parsed again.
+
+**A line continuation inside a word.** Bash removes a backslash-newline wherever it stands, so
+``dec\\``, a newline and ``lare`` is the one word ``declare``; tree-sitter-bash reads two words. The
+continuation is replaced by ``""`` (two bytes for two), which joins the word's parts as bash does.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-_CANDIDATE = rb"\btime[ \t]+(?:-p[ \t]+)?(?:--[ \t]+)?[{!]\s|![ \t]+\{\s|\n[ \t]*\\"
+_CANDIDATE = rb"\btime[ \t]+(?:-p[ \t]+)?(?:--[ \t]+)?[{!]\s|![ \t]+\{\s|\n[ \t]*\\|\S\\\n\S"
 """A byte-level look for the shapes, so that almost every command line is parsed once."""
 _WORDS = frozenset({"command", "declaration_command", "unset_command"})
 """Nodes whose children are words, between which a bare newline cannot stand."""
@@ -74,6 +78,7 @@ def _misread(root: Any, data: bytes, negations: dict[int, tuple[int, int]]) -> l
         kind = node.type
         if kind in _WORDS:
             edits.extend((at, at + 1, b";") for at in _bare_newlines(node.children, data))
+            edits.extend((at, at + 2, b'"') for at in _split_words(node.children, data))
         if kind == "command" and _starts_pipeline(node) and not _first_in_substitution(node, data):
             keyword = _after_time(node.children)
             if keyword is not None:
@@ -102,6 +107,20 @@ def _bare_newlines(children: list[Any], data: bytes) -> list[int]:
             if escapes % 2 == 0:
                 found.append(at)
             at = data.find(b"\n", at + 1, end)
+    return found
+
+
+def _split_words(children: list[Any], data: bytes) -> list[int]:
+    """The line continuations between ``children`` with no space around them: one word to bash."""
+    found = []
+    for before, after in pairwise(children):
+        at = before.end_byte
+        if after.start_byte == at + 2 and data[at:at + 2] == b"\\\n":
+            escapes = 1
+            while data[at - escapes:at - escapes + 1] == b"\\":
+                escapes += 1
+            if escapes % 2:
+                found.append(at)
     return found
 
 

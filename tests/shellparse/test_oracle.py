@@ -421,6 +421,9 @@ HAND_WRITTEN: list[Any] = [
     ("pytest\n\\\ntrue", "pytest", "masked"),
     ("npm test\n  \\echo done", "npm", "masked"),
     ("pytest -q \\\n\\true", "pytest", "check"),
+    # A line continuation inside a word, which tree-sitter-bash reads as a break between two words.
+    ("np\\\nm test", "npm", "check"),
+    ("npm test; e\\\nxit 0", "npm", "masked"),
 ]
 
 
