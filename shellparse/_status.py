@@ -33,9 +33,10 @@ _IFS = frozenset({"IFS"})
 # that is not a literal index, `$((…))`, `$[…]`, `((…))` (`for ((…))` too), the offset or length of a
 # substring unless written in digits (`${x:y}`, `${x:0:y}`, `${a[@]:y}`, `${@:y}`, `${*:y:z}`), an
 # indirect expansion (`${!y}` with y='a[rc=0]') and `-v`/`-R` of a name an expansion gives
-# (`test -v "$y"`). Searched in the command as written and with its quotes removed (`test -v a"[y]"`).
+# (`test -v "$y"`), and a prompt expansion (`${y@P}` with y='$((rc=0))' expands the value again).
+# Searched in the command as written and with its quotes removed (`test -v a"[y]"`).
 _ARITHMETIC = lazy(
-    r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\(\(|\$\{!|(?<!\S)-[vR]\s+[^\s;&|]*\$"
+    r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\(\(|\$\{!|(?<!\S)-[vR]\s+[^\s;&|]*\$|@P\}"
     r"|\$\{#?(?:\w+|[@*#?$!-])(?:\[[^]]*\])?:(?![-=?+])(?!\d+(?::\d+)?\})")
 _COMPARED = lazy(r"(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)")
 """``[[ A -eq B ]]`` evaluates both operands as arithmetic (``[ … ]`` does not)."""
@@ -198,15 +199,37 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     if head == "exit":
         form = exit_form(command, state=state)
         return form is not None and form.kind == "variable" and form.name in saved - _IFS
+    words = _after_command(command.words)
+    return words is not None and _builtin_keeps(words, saved, integers)
+
+
+def _after_command(words: tuple[Word, ...]) -> tuple[Word, ...] | None:
+    """``command unset $y`` runs ``unset $y``: the words from the builtin ``command`` runs (``None``
+    when an expansion names it); ``command -v NAME`` only looks a name up, and stays as it is."""
+    while words[0].value == "command" and len(words) > 1:
+        rest = words[1:]
+        while rest and rest[0].value in ("-p", "--"):
+            rest = rest[1:]
+        if not rest or (rest[0].value or "").startswith("-"):
+            return words if rest else None
+        if rest[0].value is None:
+            return None
+        words = rest
+    return words
+
+
+def _builtin_keeps(words: tuple[Word, ...], saved: frozenset[str], integers: frozenset[str]) -> bool:
+    """Whether the command ``words`` (not ``exit``, not redefined) leaves the saved variables alone."""
+    head = words[0].value or ""
     if head not in BASH_BUILTINS:
         return True  # a program runs in a child process: it can change no variable of this shell
-    if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in command.words)):
+    if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in words)):
         return False
-    if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in command.words[1:]):
+    if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in words[1:]):
         return False
     if head in _DECLARING:
-        return _declares_other_names(head, command.words[1:], saved, integers)
-    return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in command.words[1:])
+        return _declares_other_names(head, words[1:], saved, integers)
+    return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in words[1:])
 
 
 def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[str], integers: frozenset[str]) -> bool:
