@@ -95,7 +95,7 @@ FALSE_WITNESS: dict[str, tuple[str, ...]] = {
         "y='a[rc=0]'; a=(1); {c}; rc=$?; test -v \"$y\"; exit $rc", "a=(1); {c}; rc=$?; test -v a\"[rc=0]\"; exit $rc",
         "y=rc=0; {c}; rc=$?; for ((i=0; i<y; i++)); do :; done; exit $rc",
         "y=rc; {c}; rc=$?; command unset $y; exit $rc", "y=rc; {c}; rc=$?; command read $y <<< 0; exit $rc",
-        "y='$((rc=0))'; {c}; rc=$?; echo ${{y@P}}; exit $rc",
+        "y='$((rc=0))'; {c}; rc=$?; echo ${{y@P}}; exit $rc", "{c}; rc=$?; : <<EOF\n$((rc=0))\nEOF\nexit $rc",
     ),
     # Statements that can end the script, or run code that cannot be read, before the check.
     "unseen-end": (
@@ -169,6 +169,7 @@ HONEST: dict[str, tuple[str, ...]] = {
         "f() {{ local -a seen; local x=1; {c}; rc=$?; echo \"$x\"; return $rc; }}; f",
         "x=abc; a=(1 2 3); {c}; rc=$?; echo ${{x:1}} ${{a[@]:1:1}} ${{@:1}}; exit $rc",
         "{c}; rc=$?; command -v {p} >/dev/null; command -p echo done; exit $rc",
+        "{c}; rc=$?; cat <<'EOF'\n$((rc=0))\nEOF\nexit $rc",
     ),
     "errexit": (
         "set -e; {c}; echo done", "set -euo pipefail; {c} | tee log.txt; echo done", "bash -ec {qd}",

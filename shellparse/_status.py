@@ -170,7 +170,7 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     shell nor change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the
     status)."""
     saved = saved | _IFS  # a changed IFS can split an unquoted `$rc` away
-    piece = text[command.span.start : command.span.end]
+    piece = text[command.span.start : command.span.end] + _expanded_bodies(command, text)
     integers = _integers(text)
     if integers is None or state.references or _touches(piece, saved | integers) or _arithmetic(piece) \
             or may_refer(text):
@@ -201,6 +201,14 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
         return form is not None and form.kind == "variable" and form.name in saved - _IFS
     words = _after_command(command.words)
     return words is not None and _builtin_keeps(words, saved, integers)
+
+
+def _expanded_bodies(command: Command, text: str) -> str:
+    """The here-documents of ``command`` that bash expands (their delimiter unquoted): ``: <<EOF``
+    with ``$((rc=0))`` in its body assigns ``rc`` when the command is a builtin."""
+    bodies = [text[r.body.start : r.body.end] for r in command.redirects if r.body is not None
+              and r.target is not None and not any(char in r.target.text for char in "'\"\\")]
+    return "\n" + "\n".join(bodies) if bodies else ""
 
 
 def _after_command(words: tuple[Word, ...]) -> tuple[Word, ...] | None:
