@@ -86,6 +86,16 @@ FALSE_WITNESS: dict[str, tuple[str, ...]] = {
         "y=rc=0; {c}; rc=$?; declare $y; exit $rc", "y=rc; {c}; rc=$?; unset \"$y\"; exit $rc",
         "a=(1); y='rc=0'; v='([y]=1)'; {c}; rc=$?; declare a=\"$v\"; exit $rc",
         "typeset -i n=0; y='rc=0'; {c}; rc=$?; n=y; exit $rc", "declare -n r; {c}; rc=$?; r=rc; r=0; exit $rc",
+        "declare \"-n\" r; {c}; rc=$?; r=rc; r=0; exit $rc", "o=n; declare -$o r; {c}; rc=$?; r=rc; r=0; exit $rc",
+        "typeset -g\"n\" r; {c}; rc=$?; r=rc; r=0; exit $rc", "de$'\\x63'lare -n r; {c}; rc=$?; r=rc; r=0; exit $rc",
+        "f() {{ local -\"n\" r; {c}; rc=$?; r=rc; r=0; return $rc; }}; f",
+        "y=rc=0; a=(1 2); {c}; rc=$?; echo ${{a[@]:y}}; exit $rc", "y=rc=0; {c}; rc=$?; echo ${{@:y}}; exit $rc",
+        "y=rc=0; {c}; rc=$?; echo ${{*:y:1}}; exit $rc", "y='a[rc=0]'; a=(1); {c}; rc=$?; echo ${{!y}}; exit $rc",
+        "y=rc=0; a=(1 2); {c}; rc=$?; echo \"${{a[*]:0:y}}\"; exit $rc",
+        "y='a[rc=0]'; a=(1); {c}; rc=$?; test -v \"$y\"; exit $rc", "a=(1); {c}; rc=$?; test -v a\"[rc=0]\"; exit $rc",
+        "y=rc=0; {c}; rc=$?; for ((i=0; i<y; i++)); do :; done; exit $rc",
+        "y=rc; {c}; rc=$?; command unset $y; exit $rc", "y=rc; {c}; rc=$?; command read $y <<< 0; exit $rc",
+        "y='$((rc=0))'; {c}; rc=$?; echo ${{y@P}}; exit $rc", "{c}; rc=$?; : <<EOF\n$((rc=0))\nEOF\nexit $rc",
     ),
     # Statements that can end the script, or run code that cannot be read, before the check.
     "unseen-end": (
@@ -155,6 +165,11 @@ HONEST: dict[str, tuple[str, ...]] = {
         "{c}; status=$?; if [ \"$status\" -ne 0 ]; then echo failed; fi; exit $status",
         "{c}\nrc=$?\nls >/dev/null\nexit \"$rc\"", "{c} || {{ status=$?; exit $status; }}",
         "{c}; rc=$?; declare -a seen; typeset -i n=0; declare -l name=x; exit $rc",
+        "declare -a seen; typeset -r name=x; {c}; rc=$?; echo \"$name\"; exit $rc",
+        "f() {{ local -a seen; local x=1; {c}; rc=$?; echo \"$x\"; return $rc; }}; f",
+        "x=abc; a=(1 2 3); {c}; rc=$?; echo ${{x:1}} ${{a[@]:1:1}} ${{@:1}}; exit $rc",
+        "{c}; rc=$?; command -v {p} >/dev/null; command -p echo done; exit $rc",
+        "{c}; rc=$?; cat <<'EOF'\n$((rc=0))\nEOF\nexit $rc",
     ),
     "errexit": (
         "set -e; {c}; echo done", "set -euo pipefail; {c} | tee log.txt; echo done", "bash -ec {qd}",

@@ -20,7 +20,7 @@ from ._options import set_changes, shopt_changes
 from ._patterns import lazy
 from ._reasons import reason
 from ._shellstate import ShellState, excerpt, word_text
-from ._status import always_succeeds, keeps_saved, zeroes
+from ._status import always_succeeds, keeps_saved, refers, zeroes
 from ._traps import trap_of
 from ._wrappers import program_name
 
@@ -219,6 +219,8 @@ def _in_this_shell(state: ShellState, command: Command, head: str, args: tuple[W
         _unset(state, args)
     if head in ("export", "declare", "typeset"):
         _exports(state, head, args)
+    if head in ("declare", "typeset", "local") and refers(args):
+        state.references = True
     if head in _DECLARING and any((w.value or "").startswith("-") and "f" in (w.value or "") for w in args):
         exported = head == "export" or any("x" in (w.value or "") for w in args if (w.value or "").startswith("-"))
         if exported:

@@ -100,6 +100,8 @@ class ShellState:
     """Background jobs started so far (-1: unknown), for ``wait %N``."""
     ifs_changed: bool = False
     """``IFS`` may have been changed: an unquoted ``exit $rc`` may then be split away."""
+    references: bool = False
+    """A name may have been made a reference (``declare -n r``): ``r=rc; r=0`` then assigns ``rc``."""
     zeroed: frozenset[str] = frozenset()
     """Variables surely set to a literal ``0`` (``rc=0; check || rc=$?``)."""
     positional: tuple[Word, ...] | None = None

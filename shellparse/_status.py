@@ -8,6 +8,7 @@ that may be redefined, or an expansion that can fail (``${X?}``) is refused.
 """
 
 import re
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from ._builtins import BASH_BUILTINS
@@ -29,12 +30,23 @@ _QUIET_BUILTINS = frozenset({
 })
 _IFS = frozenset({"IFS"})
 # Arithmetic that a variable's *value* can steer (`y='rc=0'; echo ${a[y]}` assigns `rc`): a subscript
-# that is not a literal index, `$((…))`, `$[…]`, a substring offset `${x:y}`.
-_ARITHMETIC = lazy(r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\$\{[#!]?\w+:(?![-=?+])(?!\d+(?::\d+)?\})")
+# that is not a literal index, `$((…))`, `$[…]`, `((…))` (`for ((…))` too), the offset or length of a
+# substring unless written in digits (`${x:y}`, `${x:0:y}`, `${a[@]:y}`, `${@:y}`, `${*:y:z}`), an
+# indirect expansion (`${!y}` with y='a[rc=0]') and `-v`/`-R` of a name an expansion gives
+# (`test -v "$y"`), and a prompt expansion (`${y@P}` with y='$((rc=0))' expands the value again).
+# Searched in the command as written and with its quotes removed (`test -v a"[y]"`).
+_ARITHMETIC = lazy(
+    r"\w\[(?![\d@*]*\])|=\([^)]*\[|\$\(\(|\$\[|\(\(|\$\{!|(?<!\S)-[vR]\s+[^\s;&|]*\$|@P\}"
+    r"|\$\{#?(?:\w+|[@*#?$!-])(?:\[[^]]*\])?:(?![-=?+])(?!\d+(?::\d+)?\})")
 _COMPARED = lazy(r"(\S+)\s+-(?:eq|ne|lt|le|gt|ge)\s+(\S+)")
 """``[[ A -eq B ]]`` evaluates both operands as arithmetic (``[ … ]`` does not)."""
-# `declare -n r=rc` anywhere in the command line: a reference (`r=0` then assigns `rc`) stays with the name.
-_REFERENCES = lazy(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)\s+(?:[^\s;&|]+\s+)*?[-+]\w*n")
+# `declare -n r=rc` anywhere in the command line: a reference (`r=0` then assigns `rc`) stays with the
+# name. Read in the line with its quotes and backslashes removed (`declare "-n" r`, `de""clare -\n r`,
+# in a command string or here-document too), up to the first word that ends the options.
+_UNQUOTED = str.maketrans("", "", "\\'\"")
+_REFERRING = lazy(r"(?<![\w./-])(?:declare|typeset|local|readonly)[ \t]+([^;&|()`\n]*)")
+_NO_REFERENCE = lazy(r"[-+][A-Za-mo-z]*")
+"""An option word that gives no reference: letters, none of them ``n``."""
 # `declare -i x`: an assignment to x is arithmetic (`x=rc=0` assigns `rc`); the words it declares.
 _DECLARATIONS = lazy(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)((?:[ \t]+[^\s;&|()]+)+)")
 _INTEGER_NAME = lazy(r"([a-z][a-z0-9_]*)(?:\+?=.*)?")
@@ -158,10 +170,10 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     shell nor change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the
     status)."""
     saved = saved | _IFS  # a changed IFS can split an unquoted `$rc` away
-    piece = text[command.span.start : command.span.end]
+    piece = text[command.span.start : command.span.end] + _expanded_bodies(command, text)
     integers = _integers(text)
-    if integers is None or _touches(piece, saved | integers) or _ARITHMETIC.search(piece) \
-            or _REFERENCES.search(text):
+    if integers is None or state.references or _touches(piece, saved | integers) or _arithmetic(piece) \
+            or may_refer(text):
         return False
     if "[[" in piece and not _plain_comparisons(piece, saved):
         return False
@@ -187,15 +199,45 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     if head == "exit":
         form = exit_form(command, state=state)
         return form is not None and form.kind == "variable" and form.name in saved - _IFS
+    words = _after_command(command.words)
+    return words is not None and _builtin_keeps(words, saved, integers)
+
+
+def _expanded_bodies(command: Command, text: str) -> str:
+    """The here-documents of ``command`` that bash expands (their delimiter unquoted): ``: <<EOF``
+    with ``$((rc=0))`` in its body assigns ``rc`` when the command is a builtin."""
+    bodies = [text[r.body.start : r.body.end] for r in command.redirects if r.body is not None
+              and r.target is not None and not any(char in r.target.text for char in "'\"\\")]
+    return "\n" + "\n".join(bodies) if bodies else ""
+
+
+def _after_command(words: tuple[Word, ...]) -> tuple[Word, ...] | None:
+    """``command unset $y`` runs ``unset $y``: the words from the builtin ``command`` runs (``None``
+    when an expansion names it); ``command -v NAME`` only looks a name up, and stays as it is."""
+    while words[0].value == "command" and len(words) > 1:
+        rest = words[1:]
+        while rest and rest[0].value in ("-p", "--"):
+            rest = rest[1:]
+        if not rest or (rest[0].value or "").startswith("-"):
+            return words if rest else None
+        if rest[0].value is None:
+            return None
+        words = rest
+    return words
+
+
+def _builtin_keeps(words: tuple[Word, ...], saved: frozenset[str], integers: frozenset[str]) -> bool:
+    """Whether the command ``words`` (not ``exit``, not redefined) leaves the saved variables alone."""
+    head = words[0].value or ""
     if head not in BASH_BUILTINS:
         return True  # a program runs in a child process: it can change no variable of this shell
-    if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in command.words)):
+    if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in words)):
         return False
-    if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in command.words[1:]):
+    if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in words[1:]):
         return False
     if head in _DECLARING:
-        return _declares_other_names(head, command.words[1:], saved, integers)
-    return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in command.words[1:])
+        return _declares_other_names(head, words[1:], saved, integers)
+    return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in words[1:])
 
 
 def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[str], integers: frozenset[str]) -> bool:
@@ -223,6 +265,45 @@ def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[st
     return True
 
 
+@lru_cache(maxsize=64)
+def may_refer(text: str) -> bool:
+    """Whether a ``declare``/``typeset``/``local`` in ``text`` may make a name a reference (``-n``):
+    an option word with ``n`` once quotes are removed (``"-n"``, ``-"gn"``), or one whose letters
+    only run time knows (``-$o``, ``$o``, ``{-n,r}``, ``?n`` matching a file ``-n``, a redirect
+    first). Options end at the first word that begins with a name."""
+    flat = text.replace("\\\n", "").translate(_UNQUOTED)
+    for match in _REFERRING.finditer(flat):
+        for word in match.group(1).split():
+            if word in ("--", "-"):
+                break
+            if word[0] in "-+":
+                if _NO_REFERENCE.fullmatch(word) is None:
+                    return True
+                continue
+            if not (word[0].isalpha() or word[0] == "_"):
+                return True
+            break
+    return False
+
+
+def refers(args: tuple[Word, ...]) -> bool:
+    """Whether a ``declare``/``typeset``/``local`` with ``args`` may make a name a reference: an
+    option with ``n`` (after quote removal, ``$'\\x2dn'`` included), or an option word whose value
+    only run time knows."""
+    for word in args:
+        value = word.value
+        if value in ("--", "-"):
+            return False
+        if value is None or not value:
+            return True
+        if value[0] in "-+":
+            if _NO_REFERENCE.fullmatch(value) is None:
+                return True
+            continue
+        return not (value[0].isalpha() or value[0] == "_")
+    return False
+
+
 def _integers(text: str) -> frozenset[str] | None:
     """The names a ``declare -i`` (``typeset``, ``local``) in ``text`` gives the integer attribute;
     ``None`` when one may give it to a name it does not spell out, or to one bash assigns itself
@@ -240,6 +321,10 @@ def _integers(text: str) -> frozenset[str] | None:
                 return None
             names.add(found.group(1))
     return frozenset(names)
+
+
+def _arithmetic(piece: str) -> bool:
+    return _ARITHMETIC.search(piece) is not None or _ARITHMETIC.search(piece.translate(_UNQUOTED)) is not None
 
 
 def _plain_comparisons(text: str, saved: frozenset[str]) -> bool:

@@ -188,8 +188,9 @@ ATTRIBUTION_STRATEGIES = {"false-witness": false_witness_commands, "honest": hon
 # Besides VOCABULARY and the check's program: the builtins and tools the exit-attribution classes use.
 ATTRIBUTION_VOCABULARY = frozenset({
     ".", "[[", "alias", "break", "builtin", "case", "cat", "check", "continue", "coproc", "declare", "echo", "enable",
-    "eval", "f", "false", "for", "hash", "head", "if", "kill", "mapfile", "popd", "read", "readarray", "return", "rm",
-    "run", "sh", "shopt", "sleep", "source", "t", "tail", "tee", "test", "touch", "typeset", "unset", "wait",
+    "eval", "f", "false", "for", "hash", "head", "if", "kill", "local", "mapfile", "popd", "read", "readarray",
+    "return", "rm", "run", "sh", "shopt", "sleep", "source", "t", "tail", "tee", "test", "touch", "typeset", "unset",
+    "wait",
 })  # fmt: skip
 ALLOWED_PATHS = frozenset({"/dev/null", "/dev/fd/0", "/proc/self/fd/0", "/bin/true"})
 
