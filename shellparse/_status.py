@@ -49,6 +49,8 @@ _NO_REFERENCE = lazy(r"[-+][A-Za-mo-z]*")
 """An option word that gives no reference: letters, none of them ``n``."""
 # `declare -i x`: an assignment to x is arithmetic (`x=rc=0` assigns `rc`); the words it declares.
 _DECLARATIONS = lazy(r"(?:^|[\s;&|({`])(?:declare|typeset|local|readonly)((?:[ \t]+[^\s;&|()]+)+)")
+_EVAL = lazy(r"(?<![\w./-])eval(?![\w.-])")
+"""``eval`` runs a string as commands, declarations too, which no word of the line spells out."""
 _INTEGER_NAME = lazy(r"([a-z][a-z0-9_]*)(?:\+?=.*)?")
 _DECLARING: dict[str, frozenset[str]] = {
     "declare": frozenset("aAilurxgtfFp"), "typeset": frozenset("aAilurxgtfFp"), "local": frozenset("aAilurxgtfFp"),
@@ -245,7 +247,7 @@ def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[st
     (no expansion can name ``rc`` or carry ``rc=0``), no option that makes a reference, names other
     than the saved ones, an integer given a number, and values that no array can read as a
     compound assignment (``declare arr='([x]=1)'`` evaluates ``x``, which may hold ``rc=0``)."""
-    options = True
+    options, integer = True, False
     for word in args:
         text = word.value
         if text is None or _names(word.text, saved):
@@ -255,12 +257,13 @@ def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[st
         elif options and text[:1] in "-+" and len(text) > 1:
             if not set(text[1:]) <= _DECLARING[head]:
                 return False
+            integer = integer or (text[0] == "-" and "i" in text)  # `declare -i m=y` evaluates y
         else:
             options = False
             name, equals, value = text.partition("=")
             name = name.removesuffix("+") if equals else name
             if _NAME.fullmatch(name) is None or "(" in value or "[" in value \
-                    or (equals and name in integers and not value.isdigit()):
+                    or (equals and (integer or name in integers) and not value.isdigit()):
                 return False
     return True
 
@@ -307,10 +310,17 @@ def refers(args: tuple[Word, ...]) -> bool:
 def _integers(text: str) -> frozenset[str] | None:
     """The names a ``declare -i`` (``typeset``, ``local``) in ``text`` gives the integer attribute;
     ``None`` when one may give it to a name it does not spell out, or to one bash assigns itself
-    (``declare -i $x``, ``typeset -i REPLY``)."""
+    (``declare -i $x``, ``typeset -i REPLY``, ``eval 'declare -i n'``). Read, as references are, in
+    the line with its line continuations, quotes and backslashes removed (``"declare" -i n``,
+    ``\\declare -i n``, ``declare "-i" n``, a continuation between the words)."""
+    flat = text.replace("\\\n", "").translate(_UNQUOTED)
+    if _EVAL.search(flat):
+        return None
     names: set[str] = set()
-    for match in _DECLARATIONS.finditer(text):
+    for match in _DECLARATIONS.finditer(flat):
         words = match.group(1).split()
+        if any("$" in word.partition("=")[0] for word in words):
+            return None  # an option or a name only run time knows
         if not any(word[:1] in "-+" and "i" in word for word in words):
             continue
         for word in words:
