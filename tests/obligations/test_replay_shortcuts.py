@@ -15,7 +15,6 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -30,7 +29,7 @@ from obligations._redact import redact_line
 from obligations._summary import judged_summary, last_line
 from obligations.sources import _claude_branch
 from obligations.sources._common import Stamp
-from obligations.sources._lines import Line, _kind, _parse_carefully, parse_line
+from obligations.sources._lines import _parse_stripped, parse_line
 from tests.obligations.transcript_files import FIXTURES, read
 
 PROPERTY = settings(max_examples=200, deadline=None)
@@ -131,20 +130,6 @@ def test_a_remembered_interpretation_is_the_one_made_afresh(calls: list[tuple[st
         assert remembering(tool, arguments, shell) == interpret(tool, arguments, shell, config)
 
 
-def _stripped_way(number: int, raw: bytes) -> Line:
-    """A line parsed the plain way: stripped first, then decoded by orjson, else the careful way."""
-    data = raw.strip()
-    if not data:
-        return Line(number, None)
-    try:
-        value = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return _parse_carefully(number, data, raw.endswith(b"\n"))
-    if not isinstance(value, dict):
-        return Line(number, None, f"not a JSON object (a JSON {_kind(value)})")
-    return Line(number, value)
-
-
 @PROPERTY
 @given(value=st.one_of(st.dictionaries(st.text(max_size=4), st.one_of(st.integers(), st.text(max_size=4)),
                                        max_size=3),
@@ -157,7 +142,7 @@ def test_a_line_decoded_as_read_is_read_as_its_stripped_copy_would_be(value: Any
                                                                        damage: str) -> None:
     """Blank, padded, damaged or good, a line gives the entry or the problem that stripping it first gives."""
     raw = (before + json.dumps(value) + damage + after).encode()
-    assert parse_line(3, raw) == _stripped_way(3, raw)
+    assert parse_line(3, raw) == _parse_stripped(3, raw)  # the plain way: stripped first, then decoded
 
 
 @pytest.mark.parametrize("kind, fields", [
