@@ -37,8 +37,11 @@ def main(argv: list[str] | None = None) -> int:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+    whole_process = argv is None and _is_the_console_script()
     try:
-        code = _run(args, whole_process=argv is None and _is_the_console_script())
+        if whole_process:
+            _keep_bytecode()
+        code = _run(args, whole_process=whole_process)
     except (Exception, KeyboardInterrupt) as error:
         code = exit_code_for(error, sys.stderr)
     from ._output import finish
@@ -51,6 +54,17 @@ def _is_the_console_script() -> bool:
     script), so that what it leaves at exit is its own: a program that calls :func:`main` is not."""
     program = getattr(sys.modules.get("__main__"), "__file__", None)
     return isinstance(program, str) and os.path.basename(program).split(".")[0].removesuffix("-script") == "witness"
+
+
+def _keep_bytecode() -> None:
+    """Keep compiled copies of witness's modules in its state directory when Python writes no
+    bytecode (see ``_bytecode``): a process per tool call would otherwise compile them all."""
+    if sys.dont_write_bytecode:
+        from advisor._home import home_directory
+
+        from ._bytecode import install
+
+        install(os.path.join(home_directory(), "bytecode"))
 
 
 def _run(args: list[str], *, whole_process: bool) -> int:
