@@ -94,11 +94,13 @@ class CopyingLoader(SourceFileLoader):
 
     def copy_path(self, source_path: str) -> str:
         """Where the compiled copy of ``source_path`` is kept: its absolute path mirrored under
-        the directory, named as ``__pycache__`` names it for this interpreter."""
+        the directory, named as ``__pycache__`` names it for this interpreter and optimisation
+        level (code compiled under ``-O`` has no asserts, and must not run without it)."""
         drive, rest = os.path.splitdrive(os.path.abspath(source_path))
         stem = os.path.splitext(rest.lstrip("\\/"))[0]
         tag = sys.implementation.cache_tag or "python"
-        return os.path.join(self.directory, drive.strip(":\\/"), f"{stem}.{tag}.pyc")
+        level = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
+        return os.path.join(self.directory, drive.strip(":\\/"), f"{stem}.{tag}{level}.pyc")
 
 
 def _header(stat: os.stat_result) -> bytes:

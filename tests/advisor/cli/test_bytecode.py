@@ -81,6 +81,17 @@ def test_a_second_process_reads_the_copies_and_writes_none(sources: Path, tmp_pa
     assert again.returncode == 0 and first and copies(tmp_path) == first
 
 
+def test_code_compiled_without_asserts_never_runs_with_them(sources: Path, tmp_path: Path) -> None:
+    """A process under `python -O` keeps copies of its own, apart from those of a process without it."""
+    run_witness(sources, tmp_path, "check", "--", COMMAND)
+    plain = copies(tmp_path)
+    done = subprocess.run([sys.executable, "-O", WITNESS, "check", "--", COMMAND], capture_output=True, text=True,
+                          timeout=60, cwd=ROOT, env=witness_env(sources, tmp_path))
+    optimised = set(copies(tmp_path)) - set(plain)
+    assert done.returncode == 0 and optimised and all(".opt-1." in path.name for path in optimised)
+    assert all(copies(tmp_path)[path] == written for path, written in plain.items())
+
+
 def test_an_unwritable_state_directory_changes_nothing_the_user_sees(sources: Path, tmp_path: Path) -> None:
     """With `$WITNESS_HOME` a file (nothing can be written under it), `witness check` says and exits as ever."""
     blocked = tmp_path / "home"
