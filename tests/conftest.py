@@ -1,5 +1,5 @@
-"""Suite-wide settings: Hypothesis profiles, the shared fixtures (the scripted model server), and
-a guard that a run which tested nothing fails."""
+"""Suite-wide settings: Hypothesis profiles, the shared fixtures (the scripted model server), a
+state directory of the run's own, and a guard that a run which tested nothing fails."""
 
 from __future__ import annotations
 
@@ -15,6 +15,13 @@ pytest_plugins = ("tests.support.fixtures",)
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 if not os.environ.get("CI"):
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _witness_home(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Every `witness` process the tests start writes its state (block counts, logs, compiled copies)
+    under a temporary directory, never the developer's own; a test that needs its own sets it."""
+    os.environ["WITNESS_HOME"] = str(tmp_path_factory.mktemp("witness-home"))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -5,6 +5,7 @@ unchanged, and never a reason for a command to fail."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import marshal
 import os
 import py_compile
@@ -101,23 +102,56 @@ def test_an_unwritable_state_directory_changes_nothing_the_user_sees(sources: Pa
     assert (done.returncode, done.stdout, done.stderr) == (off.returncode, off.stdout, off.stderr)
 
 
+def imported_by(sources: Path, home: Path, *args: str, stdin: str = "", **env: str) -> set[str]:
+    """The modules a `witness ARGS` console-script process imports, keeping copies under ``home``."""
+    done = subprocess.run([sys.executable, "-X", "importtime", WITNESS, *args], input=stdin, capture_output=True,
+                          text=True, timeout=60, cwd=ROOT, env=witness_env(sources, home, **env))
+    return {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
+
+
+def test_the_check_keeping_copies_loads_what_it_loads_without_them(sources: Path, tmp_path: Path) -> None:
+    """A `witness check` console-script process keeping copies imports the modules it imports with them off,
+    and the finder's own: neither `importlib.util` nor `hashlib`, whether it writes the copies or reads them."""
+    without = imported_by(sources, tmp_path, "check", "--", COMMAND, WITNESS_BYTECODE_CACHE="0")
+    for _ in ("writing", "reading"):
+        assert imported_by(sources, tmp_path / "home", "check", "--", COMMAND) == without | {"advisor.cli._bytecode"}
+    assert not {"importlib.util", "hashlib"} & without
+
+
 def test_the_hook_keeping_copies_still_loads_neither_typing_nor_importlib_util(sources: Path,
                                                                               tmp_path: Path) -> None:
     """The finder adds nothing heavy to the lightest path: a PostToolUse answer, as the console script."""
     payload = '{"hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "npm test"}}'
-    done = subprocess.run([sys.executable, "-X", "importtime", WITNESS, "hook", "claude-code"], input=payload,
-                          capture_output=True, text=True, timeout=60, cwd=ROOT, env=witness_env(sources, tmp_path))
-    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
+    imported = imported_by(sources, tmp_path, "hook", "claude-code", stdin=payload)
     assert "advisor.cli._bytecode" in imported and "advisor.hosts._hook" in imported
-    assert not {"typing", "importlib.util", "contextlib"} & imported
+    assert not {"typing", "importlib", "importlib.util", "contextlib"} & imported
     assert copies(tmp_path)
 
 
-def test_a_program_calling_main_gets_no_finder() -> None:
-    """`main(args)` inside another program leaves `sys.meta_path` alone: the copies are the command's affair."""
+def test_a_program_calling_main_gets_no_finder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`main(args)` inside another program that writes no bytecode leaves `sys.meta_path` alone: the copies
+    are the command's affair."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
     before = list(sys.meta_path)
     assert main(["check", "--", "npm test"]) == 0
     assert sys.meta_path == before and not _bytecode.installed()
+
+
+def test_a_directory_others_may_enter_or_a_link_keeps_no_copies(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Copies are code every verdict runs: a directory another user could write, or a link to one, is not used."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))
+    monkeypatch.delenv("WITNESS_BYTECODE_CACHE", raising=False)
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    (tmp_path / "link").symlink_to(tmp_path / "private")
+    (tmp_path / "private").mkdir(mode=0o700)
+    assert _bytecode.install(str(shared)) is False and _bytecode.install(str(tmp_path / "link")) is False
+    assert not _bytecode.installed()
+    assert _bytecode.install(str(tmp_path / "new" / "bytecode")) is True
+    assert (tmp_path / "new" / "bytecode").stat().st_mode & 0o777 == 0o700
 
 
 @pytest.mark.parametrize(("writes_bytecode", "switch"), [(True, ""), (False, "0"), (False, "off"), (False, "False")])
@@ -182,6 +216,37 @@ def test_an_edited_source_is_compiled_afresh(demo: Path) -> None:
     assert copy.read_bytes() != old
 
 
+def test_a_same_size_edit_is_compiled_afresh_whatever_its_times(demo: Path) -> None:
+    """A copy is validated by its source's content: an edit of the same size, its times set back to the old
+    ones (a reproducible build or a copy that keeps them), runs the new source."""
+    module = fresh_import("demo_copies.mod")
+    before = os.stat(module.__file__ or "")
+    (demo / "mod.py").write_text("VALUE = 7\n")
+    os.utime(demo / "mod.py", ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert fresh_import("demo_copies.mod").VALUE == 7
+
+
+def test_a_copy_from_another_interpreter_is_compiled_over(demo: Path) -> None:
+    """A copy whose magic number is not this interpreter's is never run."""
+    copy = copy_of(fresh_import("demo_copies.mod"))
+    data = copy.read_bytes()
+    copy.write_bytes(b"\x00\x00" + data[2:16] + marshal.dumps(compile("VALUE = 2\n", str(demo / "mod.py"), "exec")))
+    assert fresh_import("demo_copies.mod").VALUE == 1
+    assert copy.read_bytes() == data
+
+
+def test_a_source_this_process_could_not_rewrite_gets_no_copy(demo: Path, tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """For a read-only install, a planted copy would be a way to change what runs: none is read or written."""
+    copy = copy_of(fresh_import("demo_copies.mod"))
+    copy.write_bytes(copy.read_bytes()[:16] + marshal.dumps(compile("VALUE = 2\n", str(demo / "mod.py"), "exec")))
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert fresh_import("demo_copies.mod").VALUE == 1
+    copy.unlink()
+    fresh_import("demo_copies.mod")
+    assert not copy.exists()
+
+
 @pytest.mark.parametrize("damage", [b"", b"\x00" * 8, None])
 def test_a_damaged_copy_is_compiled_afresh(damage: bytes | None, demo: Path) -> None:
     """A truncated copy, or one whose code is not marshalled code, is compiled over, never trusted."""
@@ -192,12 +257,28 @@ def test_a_damaged_copy_is_compiled_afresh(damage: bytes | None, demo: Path) -> 
     assert copy.read_bytes() == data
 
 
-def test_a_valid_pycache_copy_is_preferred_and_nothing_is_written(demo: Path, tmp_path: Path) -> None:
-    """Where Python's own `__pycache__` holds valid bytecode (a compiled install), the finder writes nothing."""
-    py_compile.compile(str(demo / "mod.py"), doraise=True)
-    py_compile.compile(str(demo / "__init__.py"), doraise=True)
-    assert fresh_import("demo_copies.mod").VALUE == 1
+@pytest.mark.parametrize("mode", list(py_compile.PycInvalidationMode))
+def test_a_valid_pycache_file_is_preferred_and_nothing_is_written(mode: py_compile.PycInvalidationMode,
+                                                                  demo: Path, tmp_path: Path) -> None:
+    """Where Python's own `__pycache__` holds bytecode it would accept, timestamped or hash-based (a compiled or
+    reproducible install), that is what runs, under the source's own path, and the finder writes nothing."""
+    for name in ("__init__.py", "mod.py"):
+        py_compile.compile(str(demo / name), doraise=True, invalidation_mode=mode)
+    cached = importlib.util.cache_from_source(str(demo / "mod.py"))
+    moved = "VALUE = 3\ndef where():\n    return where.__code__.co_filename\n"
+    Path(cached).write_bytes(Path(cached).read_bytes()[:16] + marshal.dumps(
+        compile(moved, str(tmp_path / "elsewhere" / "mod.py"), "exec")))  # as if the tree had moved since
+    module = fresh_import("demo_copies.mod")
+    assert (module.VALUE, module.where()) == (3, str(demo / "mod.py"))
     assert not (tmp_path / "copies").exists()
+
+
+def test_a_stale_pycache_file_is_passed_over_for_a_copy(demo: Path, tmp_path: Path) -> None:
+    """A `__pycache__` file left from before an edit is not run; the copy of the edited source is."""
+    py_compile.compile(str(demo / "mod.py"), doraise=True)
+    (demo / "mod.py").write_text("VALUE = 44  # edited since\n")
+    assert fresh_import("demo_copies.mod").VALUE == 44
+    assert list((tmp_path / "copies").rglob("mod.*.pyc"))
 
 
 def test_an_unwritable_directory_only_means_compiling(demo: Path, tmp_path: Path,
@@ -221,8 +302,9 @@ def test_other_packages_are_left_to_python(demo: Path, tmp_path: Path) -> None:
     assert not (tmp_path / "copies").exists()
 
 
-def test_the_magic_number_is_the_one_importlib_publishes() -> None:
-    """The header the copies carry starts with the interpreter's own magic number."""
-    import importlib.util
-
-    assert _bytecode.MAGIC_NUMBER == importlib.util.MAGIC_NUMBER  # type: ignore[attr-defined]
+def test_the_header_is_the_one_importlib_publishes(demo: Path) -> None:
+    """A copy's header is a checked hash-based `.pyc` header as `importlib.util` makes it for the source."""
+    copy = copy_of(fresh_import("demo_copies.mod"))
+    source = (demo / "mod.py").read_bytes()
+    expected = importlib.util.MAGIC_NUMBER + (0b11).to_bytes(4, "little") + importlib.util.source_hash(source)
+    assert copy.read_bytes()[:16] == expected
