@@ -3,8 +3,11 @@
 Baselines: a bare tree-sitter parse of the same command (parsing alone, with the grammar of the
 command's shell); the floor of any analysis written in Python, that parse and then one walk of its
 tree reading each node once (its type, byte range and children, and the text of each leaf: what a
-converter cannot do without); and `bashlex.parse` (a pure-Python bash parser). The floor's share
-of the analyze/parse ratio is what Python pays only to read the tree. Every time is
+converter cannot do without); `shellparse.parse`, the parse and its conversion to the neutral
+model, without judging it (the converter's share: what analysis adds beyond it is the judging,
+with the parse and conversion of command strings handed to another shell, `sh -c '…'`);
+and `bashlex.parse` (a pure-Python bash parser). The floor's share of the analyze/parse ratio is
+what Python pays only to read the tree. Every time is
 the best of `--rounds` calls of one command with the cache off; ratios are per command, then
 summarised over a set as the median ratio and as the ratio of the totals.
 
@@ -60,6 +63,7 @@ class Timed(NamedTuple):
     analyze: float
     parse: float
     floor: float
+    convert: float
     bashlex: float | None
 
 
@@ -191,10 +195,11 @@ def measure(cases: Iterable[Case], rounds: int, parsers: dict[str, Any]) -> list
         analyze_us = best_of(rounds, shellparse.analyze, command, shell, cache=False)
         parse_us = best_of(rounds, parser.parse, data)
         floor_us = best_of(rounds, read_tree, parser, data)
+        convert_us = best_of(rounds, shellparse.parse, command, shell)
         bashlex_us = None
         if shell == "bash" and bashlex_parses(command):
             bashlex_us = best_of(rounds, bashlex.parse, command)
-        timed.append(Timed(case, analyze_us, parse_us, floor_us, bashlex_us))
+        timed.append(Timed(case, analyze_us, parse_us, floor_us, convert_us, bashlex_us))
     return timed
 
 
@@ -210,6 +215,9 @@ class Summary(NamedTuple):
     floor_ratio_median: float
     """The floor over the bare parse: what reading the tree once in Python costs."""
     floor_ratio_total: float
+    convert_ratio_median: float
+    """The conversion (parse included) over the bare parse: the converter's part of analyze/parse."""
+    convert_ratio_total: float
     beyond_floor_median: float
     """analyze over the floor: what the analysis costs beyond reading the tree."""
     beyond_floor_total: float
@@ -226,6 +234,7 @@ def summarise(timed: list[Timed]) -> Summary:
         bashlex_total = sum(t.bashlex or 0.0 for t in with_bashlex) / sum(t.analyze for t in with_bashlex)
     analyze, parse, floor = (sum(t.analyze for t in timed), sum(t.parse for t in timed),
                              sum(t.floor for t in timed))
+    convert = sum(t.convert for t in timed)
     return Summary(
         commands=len(timed),
         analyze_median=statistics.median(t.analyze for t in timed),
@@ -234,6 +243,8 @@ def summarise(timed: list[Timed]) -> Summary:
         parse_ratio_total=analyze / parse,
         floor_ratio_median=statistics.median(t.floor / t.parse for t in timed),
         floor_ratio_total=floor / parse,
+        convert_ratio_median=statistics.median(t.convert / t.parse for t in timed),
+        convert_ratio_total=convert / parse,
         beyond_floor_median=statistics.median(t.analyze / t.floor for t in timed),
         beyond_floor_total=analyze / floor,
         bashlex_count=len(with_bashlex),
@@ -247,14 +258,15 @@ def ratio(value: float | None) -> str:
 
 
 HEADER = (f"{'set':<22} {'n':>5} {'analyze µs':>10} {'parse µs':>9}   {'analyze/parse':^17}   "
-          f"{'floor/parse':^17}   {'analyze/floor':^17}   {'bashlex/analyze':^17} {'(n)':>6}")
-SUBHEADER = (f"{'':<22} {'':>5} {'median':>10} {'median':>9}" + f"   {'median':>8} {'total':>8}" * 4)
+          f"{'floor/parse':^17}   {'convert/parse':^17}   {'analyze/floor':^17}   {'bashlex/analyze':^17} {'(n)':>6}")
+SUBHEADER = (f"{'':<22} {'':>5} {'median':>10} {'median':>9}" + f"   {'median':>8} {'total':>8}" * 5)
 
 
 def row(name: str, summary: Summary) -> str:
     flag = "  over target" if max(summary.parse_ratio_median, summary.parse_ratio_total) > TARGET_PARSE_RATIO else ""
     pairs = ((summary.parse_ratio_median, summary.parse_ratio_total),
              (summary.floor_ratio_median, summary.floor_ratio_total),
+             (summary.convert_ratio_median, summary.convert_ratio_total),
              (summary.beyond_floor_median, summary.beyond_floor_total),
              (summary.bashlex_ratio_median, summary.bashlex_ratio_total))
     cells = "".join(f"   {ratio(median):>8} {ratio(total):>8}" for median, total in pairs)
@@ -266,7 +278,8 @@ def print_sets(sets: dict[str, list[Timed]]) -> None:
     print(f"targets: analyze/parse at most {TARGET_PARSE_RATIO:.0f}x, bashlex/analyze at least "
           f"{TARGET_BASHLEX_RATIO:.0f}x (bashlex: on the bash commands it parses)")
     print("floor: the parse, then one Python walk reading each node once (type, byte range, children, "
-          "leaf text);\n  floor/parse is what reading the tree costs, analyze/floor what the analysis adds")
+          "leaf text);\n  floor/parse is what reading the tree costs, analyze/floor what the analysis adds; "
+          "convert: shellparse.parse (parse and conversion, no judging)")
     print(HEADER)
     print(SUBHEADER)
     for name, timed in sets.items():

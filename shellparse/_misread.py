@@ -36,8 +36,15 @@ from functools import cache
 from itertools import pairwise
 from typing import Any
 
-_CANDIDATE = rb"\btime[ \t]+(?:-p[ \t]+)?(?:--[ \t]+)?[{!]\s|![ \t]+\{\s|\n[ \t]*\\|\S\\\n\S"
-"""A byte-level look for the shapes, so that almost every command line is parsed once."""
+_CANDIDATES = (
+    rb"t(?<!\wt)ime[ \t]+(?:-p[ \t]+)?(?:--[ \t]+)?[{!]\s",  # `\btime …`, the boundary checked after the `t`
+    rb"![ \t]+\{\s",
+    rb"\n[ \t]*\\",
+    rb"\\(?<=\S\\)\n\S",  # `\S\\\n\S`, the character before the backslash checked after it
+)
+"""A byte-level look for the shapes, so that almost every command line is parsed once. Each starts
+with a literal byte, so the regular expression engine skips to where it can begin: one alternation of
+the four (or one starting with a class or a boundary) is tried at every byte of a long command line."""
 _WORDS = frozenset({"command", "declaration_command", "unset_command"})
 """Nodes whose children are words, between which a bare newline cannot stand."""
 _MAX_REPAIRS = 64
@@ -48,7 +55,8 @@ def repaired(data: bytes, tree: Any, parse: Any) -> tuple[bytes, Any, dict[int, 
     """The text to convert, its tree, and the negations kept aside (``{group start: (start, end)}``
     of each ``!``). ``data`` is returned as it is when nothing is misread."""
     negations: dict[int, tuple[int, int]] = {}
-    if (b"{" not in data and b"!" not in data and b"\n" not in data) or _candidate().search(data) is None:
+    if (b"{" not in data and b"!" not in data and b"\n" not in data) or not any(
+            candidate.search(data) for candidate in _candidates()):
         return data, tree, negations
     for _ in range(_MAX_REPAIRS):
         edits = _misread(tree.root_node, data, negations)
@@ -63,9 +71,9 @@ def repaired(data: bytes, tree: Any, parse: Any) -> tuple[bytes, Any, dict[int, 
 
 
 @cache
-def _candidate() -> re.Pattern[bytes]:
+def _candidates() -> tuple[re.Pattern[bytes], ...]:
     # Compiled when first needed: every `witness check` process loads this module.
-    return re.compile(_CANDIDATE)
+    return tuple(map(re.compile, _CANDIDATES))
 
 
 def _misread(root: Any, data: bytes, negations: dict[int, tuple[int, int]]) -> list[tuple[int, int, bytes]]:

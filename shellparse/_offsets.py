@@ -7,15 +7,14 @@ of the *outermost* text, so a caret can be drawn under it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import accumulate
 
 from ._model import Span
-from ._patterns import lazy
 
 _new = tuple.__new__  # a span built without its generated constructor: the converters' hot path
-_NON_ASCII_RUN = lazy(r"[^\x00-\x7f]+")
 _STARTS_CHARACTER = bytes(0 if 0x80 <= byte < 0xC0 else 1 for byte in range(256))
+_HIGH = bytes(1 if byte >= 0x80 else 0 for byte in range(256))
 
 
 class OffsetMap:
@@ -97,18 +96,34 @@ def _byte_table(text: str, data: bytes, outer: Sequence[int] | None) -> Sequence
         chars = [*starts, len(text)]
         return chars if outer is None else [outer[char] for char in chars]
     table: list[int] = []
-    done = 0
+    done = 0  # characters mapped
+    extra = 0  # bytes beyond one a character, before the run
     # Runs of ASCII map one byte to one character and are copied whole; only the characters
     # outside ASCII are looked at one by one.
-    for match in _NON_ASCII_RUN.finditer(text):
-        start, end = match.span()
-        table.extend(source[done:start])
-        for index in range(start, end):
-            code = ord(text[index])
+    for start, end in _runs_outside_ascii(data):
+        first = start - extra  # the run's first character
+        table.extend(source[done:first])
+        run = data[start:end].decode("utf-8", "surrogatepass")
+        for index, char in enumerate(run, first):
+            code = ord(char)
             table.extend((source[index],) * (2 if code < 0x800 else 3 if code < 0x10000 else 4))
-        done = end
+        done = first + len(run)
+        extra += end - start - len(run)
     table.extend(source[done:])
     return table
+
+
+def _runs_outside_ascii(data: bytes) -> Iterator[tuple[int, int]]:
+    """The byte ranges of the runs of non-ASCII characters in ``data``, found by ``bytes.find``
+    (a regular expression's class is tried at every character of a long, mostly ASCII text)."""
+    high = data.translate(_HIGH)
+    start = high.find(1)
+    while start >= 0:
+        end = high.find(0, start)
+        if end < 0:
+            end = len(data)
+        yield start, end
+        start = high.find(1, end)
 
 
 def decode(data: bytes, start: int, end: int) -> str:
