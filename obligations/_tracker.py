@@ -27,7 +27,7 @@ from ._events._assistant_message import AssistantMessage
 from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
-from ._events._union import Event
+from ._events._union import EVENT_CLASSES, Event
 from ._events._user_message import UserMessage
 from ._fingerprints import fingerprint, target_fingerprint
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition, item_id
@@ -44,6 +44,20 @@ from ._witness import candidates, why_not
 from .errors import NotAnEvent
 
 _EVENT_TYPES = get_args(Event)
+_HANDLED = (ToolDispatched, ToolCompleted, UserMessage, HostMessage, AssistantMessage, AgentSpawned, AgentDisposed)
+"""The events ``handle`` acts on, in the order it tells them apart."""
+
+
+def _event_class(event: object) -> type[Event]:
+    """The event class ``event`` is an instance of (a subclass's, in ``_HANDLED`` order); ``NotAnEvent``
+    for anything else. ``handle`` tells events apart by their exact class first: ``isinstance``
+    against a model class that is not the event's own goes through ``ABCMeta.__instancecheck__``,
+    a call in Python, several times per event."""
+    for kind in (*_HANDLED, *_EVENT_TYPES):
+        if isinstance(event, kind):
+            return kind  # type: ignore[no-any-return]
+    hint = " (read a dict with obligations.event_from_dict first)" if isinstance(event, dict) else ""
+    raise NotAnEvent(f"Tracker.handle takes an event, not a {type(event).__name__}{hint}")
 
 
 class Tracker:
@@ -77,29 +91,28 @@ class Tracker:
     def handle(self, event: Event) -> int:
         """Take one event; return the tick it was given (the event itself is not changed). Raises
         ``NotAnEvent`` for anything that is not an event (a dict: read it with ``event_from_dict``)."""
-        if not isinstance(event, _EVENT_TYPES):
-            given: object = event  # typed as an Event, but callers are Python code and may hand anything
-            hint = " (read a dict with obligations.event_from_dict first)" if isinstance(given, dict) else ""
-            raise NotAnEvent(f"Tracker.handle takes an event, not a {type(given).__name__}{hint}")
+        kind = type(event)
+        if kind not in EVENT_CLASSES:
+            kind = _event_class(event)
         self._state.tick += 1
-        if isinstance(event, ToolDispatched):
-            self._dispatched(event)
-        elif isinstance(event, ToolCompleted):
-            self._completed(event)
-        elif isinstance(event, UserMessage):
-            if not event.goal:
+        if kind is ToolDispatched:
+            self._dispatched(event)  # type: ignore[arg-type]  # (its class is ToolDispatched)
+        elif kind is ToolCompleted:
+            self._completed(event)  # type: ignore[arg-type]
+        elif kind is UserMessage:
+            if not event.goal:  # type: ignore[union-attr]
                 self._new_task(self._agent(event.agent_id))
-        elif isinstance(event, HostMessage):
+        elif kind is HostMessage:
             pass  # a hook's feedback is the host's context, not the user's intent: the task goes on
-        elif isinstance(event, AssistantMessage):
+        elif kind is AssistantMessage:
             agent = self._agent(event.agent_id)
             agent.escalation.turn += 1
-            if event.claim is not None:
-                claim = event.claim
+            claim = event.claim  # type: ignore[union-attr]
+            if claim is not None:
                 self.register_claim(claim.claim_id, claim.summary, claim.validation_call_id, agent.id)
-        elif isinstance(event, AgentSpawned):
-            self._spawned(event.agent_id, event.parent_id, event.role)
-        elif isinstance(event, AgentDisposed):
+        elif kind is AgentSpawned:
+            self._spawned(event.agent_id, event.parent_id, event.role)  # type: ignore[union-attr]
+        elif kind is AgentDisposed:
             self._disposed(event.agent_id)
         return self._state.tick
 

@@ -7,7 +7,7 @@ goes straight to the right model instead of trying each one.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args
 
 from pydantic import Field, TypeAdapter
 
@@ -23,6 +23,8 @@ from ._user_message import UserMessage
 
 Event = (UserMessage | HostMessage | AssistantMessage | ToolDispatched | ToolCompleted | AgentSpawned | AgentDisposed
          | Compaction | ToolCatalogue)
+EVENT_CLASSES: frozenset[type[Event]] = frozenset(get_args(Event))
+"""The classes of ``Event``, for telling an event's class apart without ``isinstance``."""
 DiscriminatedEvent = Annotated[Event, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Event] = TypeAdapter(DiscriminatedEvent)
 

@@ -125,28 +125,35 @@ class ClaudeReader:
         self.first_message = True
 
     def entry(self, line: int, entry: dict[str, Any]) -> list[Event]:
-        kind = kind_of(entry.get("type"))
+        kind = entry.get("type")
         # Stamp.at, inlined: every line of the file passes here.
         stamp = self.stamp
         stamp.line, stamp.timestamp, stamp.entry_id = line, entry.get("timestamp"), entry.get("uuid")
-        if self.report.session_id is None:
-            self.report.session_id = string(entry.get("sessionId"))
-        if self.report.cwd is None:
-            self.report.cwd = string(entry.get("cwd"))
-        if kind == "progress":
-            return self._progress(entry)
-        if kind in ("user", "assistant"):
+        report = self.report
+        if report.session_id is None:
+            report.session_id = string(entry.get("sessionId"))
+        if report.cwd is None:
+            report.cwd = string(entry.get("cwd"))
+        if kind == "assistant" or kind == "user":  # (only a string equals one)
             if self.first_message:
                 self.first_message = False
                 if entry.get("isSidechain") is True:
-                    self.stamp.announced.add(_agent(entry))  # a sub-agent's own file: its session's root
-            return self._message(entry)
+                    stamp.announced.add(_agent(entry))  # a sub-agent's own file: its session's root
+            if entry.get("isSidechain") is True:
+                return self._message(entry)
+            # The root agent's entry, _message inlined: nearly every line is one. Root is never
+            # announced, so only a compaction can be due before its events.
+            events = self._assistant(entry, ROOT) if kind == "assistant" else self._user(entry, ROOT)
+            return self._flush() + events if events and self.boundary is not None else events
+        kind = kind_of(kind)
+        if kind == "progress":
+            return self._progress(entry)
         if kind == "system" and entry.get("subtype") == "compact_boundary":
             events = self._flush()
             self.boundary = _Boundary(self.stamp.origin, self.stamp.time, _agent(entry))
             return events
         if kind not in KNOWN_TYPES:
-            self.report.unknown(kind if kind is not None else "(untyped)")
+            report.unknown(kind if kind is not None else "(untyped)")
         return []
 
     def gap(self, line: int) -> None:
@@ -190,6 +197,10 @@ class ClaudeReader:
             where = {"origin": boundary.origin, "time": boundary.time} if boundary else {}
             return [Compaction(summary=text_of(content), **{**self.stamp.base(agent), **where})]
         blocks = content if isinstance(content, list) else []
+        if len(blocks) == 1 and isinstance(first := blocks[0], dict) and first.get("type") == "tool_result":
+            # One result, as Claude Code writes them: read without building the list below.
+            event = self._result(first, entry.get("toolUseResult"), agent)
+            return [event] if event is not None else []
         results = [block for block in blocks if isinstance(block, dict) and block.get("type") == "tool_result"]
         if results:
             detail = entry.get("toolUseResult") if len(results) == 1 else None
@@ -218,9 +229,15 @@ class ClaudeReader:
         if not isinstance(message, dict):
             return []
         content = message.get("content")
-        blocks = content if isinstance(content, list) else []
+        blocks: list[Any] = content if isinstance(content, list) else []
+        if blocks:
+            # Claude Code writes one line per content block: one block is read without the loop.
+            calls, text, reasoning, server = _block(blocks[0]) if len(blocks) == 1 else _blocks(blocks)
+        else:
+            calls, text, reasoning, server = [], text_of(content), "", False
+        if not (text or calls or reasoning or server):
+            return []  # nothing to read (a response's thinking kept encrypted, an empty message)
         events: list[Event] = []
-        calls, text, reasoning, server = _blocks(blocks) if blocks else ([], text_of(content), "", False)
         ident = string(message.get("id"))
         new_turn = ident is None or (agent, ident) not in self.turns
         if message.get("model") != "<synthetic>" and (text or calls) and new_turn:
@@ -323,6 +340,22 @@ def _agent(entry: dict[str, Any]) -> str:
     if entry.get("isSidechain") is True:
         return string(entry.get("agentId")) or "sidechain"
     return ROOT
+
+
+def _block(block: Any) -> tuple[list[dict[str, Any]], str, str, bool]:
+    """What ``_blocks`` finds in a message of one block, without its loop and joins."""
+    if not isinstance(block, dict):
+        return [], "", "", False
+    kind = block.get("type")
+    if kind == "tool_use":
+        return [block], "", "", False
+    if kind == "text":
+        part = block.get("text")
+        return [], part if isinstance(part, str) else "", "", False
+    if kind == "thinking":
+        part = block.get("thinking")
+        return [], "", part if isinstance(part, str) else "", False
+    return [], "", "", kind == "server_tool_use" or kind == "advisor_tool_result"
 
 
 def _blocks(blocks: list[Any]) -> tuple[list[dict[str, Any]], str, str, bool]:

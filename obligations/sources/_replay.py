@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, Protocol
 
+from orjson import JSONDecodeError, loads
 from pydantic import ValidationError
 
 from .._events._agent_spawned import AgentSpawned
 from .._events._tool_dispatched import ToolDispatched
-from .._events._union import Event
+from .._events._union import EVENT_CLASSES, Event
 from ..errors import MalformedEntry
 from ._lines import Line, parse_line, raw_lines, too_long
 from ._report import TranscriptReport
@@ -47,33 +48,40 @@ def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select 
     counted as abandoned); lines after ``last_line`` are not read."""
     # One loop over the raw lines, not a generator of parsed ones: a transcript has tens of
     # thousands of lines, most making no event, and each layer of generator costs on every one.
+    read = reader.entry
     try:
         for number, raw in raw_lines(path):
             if last_line is not None and number > last_line:
                 break  # appended after the file was planned; the plan does not cover it
             report.lines = number
-            line = parse_line(number, raw) if raw is not None else Line(number, None, too_long())
-            entry = line.entry
-            if entry is None:
-                if line.problem is not None:
-                    report.skip(number, line.problem)
-                    reader.gap(number)
-                continue
+            # parse_line's common case inlined (a good line decoded as read); anything else, a line
+            # orjson refuses or one that is no object, goes to parse_line for its entry or problem.
+            try:
+                entry = loads(raw) if raw is not None else None
+            except JSONDecodeError:
+                entry = None
+            if type(entry) is not dict:
+                line = parse_line(number, raw) if raw is not None else Line(number, None, too_long())
+                entry = line.entry
+                if entry is None:
+                    if line.problem is not None:
+                        report.skip(number, line.problem)
+                        reader.gap(number)
+                    continue
             if select is not None and not select(number, entry):
                 report.abandoned += 1
                 continue
             try:
-                events = reader.entry(number, entry)
+                events = read(number, entry)
             except MALFORMED as error:
                 report.skip(number, f"malformed {describe(entry)} entry: {_why(error)}")
                 reader.gap(number)
                 continue
             for event in events:  # most entries make none
                 report.events += 1
-                if isinstance(event, ToolDispatched):
-                    report.tool_calls += 1
-                elif isinstance(event, AgentSpawned):
-                    report.subagents += 1
+                kind = type(event)
+                if kind is ToolDispatched or kind is AgentSpawned or kind not in EVENT_CLASSES:
+                    _count(event, report)
                 yield event
         yield from counted(reader.finish(), report)
         report.complete = True
@@ -85,11 +93,18 @@ def counted(events: Iterable[Event], report: TranscriptReport) -> Iterator[Event
     """Count ``events`` in ``report`` as they pass."""
     for event in events:
         report.events += 1
-        if isinstance(event, ToolDispatched):
-            report.tool_calls += 1
-        elif isinstance(event, AgentSpawned):
-            report.subagents += 1
+        _count(event, report)
         yield event
+
+
+def _count(event: Event, report: TranscriptReport) -> None:
+    """Count a tool call or a sub-agent in ``report``. (The replay calls this only for an event of
+    one of those classes, or of a class not in ``Event``: ``isinstance`` against a model class that
+    is not the event's own is a call in Python, ``ABCMeta.__instancecheck__``.)"""
+    if isinstance(event, ToolDispatched):
+        report.tool_calls += 1
+    elif isinstance(event, AgentSpawned):
+        report.subagents += 1
 
 
 def _why(error: MalformedEntry | ValidationError) -> str:

@@ -3,9 +3,11 @@
 The shortcuts of the audit path are held to the straightforward computation they replace: a failed
 check's summary reuses the failure line its judgement already found (instead of searching its output
 again); the Claude Code rewind scan reads the file into one reused buffer whatever its chunk; the
-tracker remembers the interpretation of calls that repeat; a line is decoded without a stripped copy;
-and the readers make an event from one dict, without validating it, as the model's keyword constructor
-would have made it.
+tracker remembers the interpretation of calls that repeat; a line is decoded without a stripped copy,
+and the replay decodes a good line itself rather than through parse_line; the readers make an event
+from one dict, without validating it, as the model's keyword constructor would have made it; the Claude
+Code reader reads a message of one block, and a user entry of one tool result, without its loops; and
+the tracker and the replay's counts tell events apart by their class before any isinstance.
 """
 
 from __future__ import annotations
@@ -20,16 +22,25 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import shellparse
-from obligations import ToolCompleted, TrackerConfig
+from obligations import (
+    AssistantMessage,
+    Event,
+    NotAnEvent,
+    ToolCompleted,
+    ToolDispatched,
+    Tracker,
+    TrackerConfig,
+    UserMessage,
+)
 from obligations._calls import Interpreter, interpret
-from obligations._events._assistant_message import AssistantMessage
-from obligations._events._tool_dispatched import ToolDispatched
 from obligations._judgements import judge
 from obligations._redact import redact_line
 from obligations._summary import judged_summary, last_line
-from obligations.sources import _claude_branch
+from obligations.sources import _claude, _claude_branch
 from obligations.sources._common import Stamp
-from obligations.sources._lines import _parse_stripped, parse_line
+from obligations.sources._lines import _parse_stripped, parse_line, raw_lines
+from obligations.sources._replay import counted, replay
+from obligations.sources._report import TranscriptReport
 from tests.obligations.transcript_files import FIXTURES, read
 
 PROPERTY = settings(max_examples=200, deadline=None)
@@ -184,3 +195,137 @@ def test_every_event_read_from_a_real_transcript_is_strictly_valid(path: Path) -
     """The events the readers make without validating are, in every shipped transcript, what validation makes."""
     for event in read(path):
         assert strictly_valid(event), event
+
+
+BLOCK_VALUES = st.one_of(st.none(), st.booleans(), st.integers(), st.sampled_from(["", "x", "a\nb"]),
+                         st.text(max_size=6), st.lists(st.text(max_size=3), max_size=2))
+BLOCKS = st.one_of(
+    st.fixed_dictionaries({"type": st.sampled_from(["tool_use", "text", "thinking", "server_tool_use",
+                                                    "advisor_tool_result", "image", "redacted_thinking", ""])},
+                          optional={"text": BLOCK_VALUES, "thinking": BLOCK_VALUES, "id": BLOCK_VALUES,
+                                    "name": BLOCK_VALUES, "input": st.just({"command": "npm test"})}),
+    st.dictionaries(st.sampled_from(["type", "text", "thinking"]), BLOCK_VALUES, max_size=2), BLOCK_VALUES)
+
+
+@PROPERTY
+@given(block=BLOCKS)
+@example(block={"type": "thinking", "thinking": "x"})
+@example(block={"type": "text", "text": "x"})
+@example(block={"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "npm test"}})
+def test_a_message_of_one_block_is_read_as_the_loop_over_blocks_reads_it(block: Any) -> None:
+    """The calls, text, thinking and server flag read from one block without the loop are the loop's."""
+    assert _claude._block(block) == _claude._blocks([block])
+
+
+RESULTS = st.fixed_dictionaries(
+    {"type": st.just("tool_result")},
+    optional={"tool_use_id": st.sampled_from(["t1", "t2", "", 5]), "is_error": st.sampled_from([True, False, None]),
+              "content": st.one_of(st.sampled_from(["Exit code 1\nFAILED x", "ok", "Error: Exit code 2", ""]),
+                                   st.lists(st.fixed_dictionaries({"type": st.sampled_from(["text", "image"]),
+                                                                   "text": st.sampled_from(["Exit code 1", "ok"])}),
+                                            max_size=2), st.integers())})
+DETAILS = st.one_of(st.none(), st.integers(), st.fixed_dictionaries({}, optional={
+    "stdout": st.just("x"), "interrupted": st.booleans(), "backgroundTaskId": st.sampled_from(["b1", ""]),
+    "returnCodeInterpretation": st.sampled_from(["No matches found", "Odd", ""])}))
+
+
+def _read_user_entry(entry: dict[str, Any], dispatched: str | None) -> tuple[list[Any], Any]:
+    """The events a fresh Claude Code reader makes of ``entry`` (after a Bash call ``t1`` when
+    ``dispatched`` names its command), and its report."""
+    report = TranscriptReport("session.jsonl", "claude-code")
+    reader = _claude.ClaudeReader(Path("session.jsonl"), report)
+    if dispatched is not None:
+        reader.entry(1, {"type": "assistant", "uuid": "a1", "message": {"id": "m1", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": dispatched}}]}})
+    events = reader.entry(2, entry)
+    return events, (report.exit_codes, report.no_exit_code)
+
+
+@PROPERTY
+@given(result=RESULTS, detail=DETAILS, dispatched=st.sampled_from([None, "npm test", "sleep 9"]),
+       other=st.sampled_from([{"type": "text", "text": "x"}, "x", {"type": "image"}]))
+def test_a_lone_tool_result_is_read_as_the_list_of_results_reads_it(result: dict[str, Any], detail: Any,
+                                                                     dispatched: str | None, other: Any) -> None:
+    """A user entry of one tool result (read without the list of results) gives the events and counts
+    the same result gives among blocks that are no results (read through the list)."""
+    entry: dict[str, Any] = {"type": "user", "uuid": "u2", "timestamp": "2026-11-20T10:00:00.000Z",
+                             "message": {"role": "user", "content": [result]}}
+    if detail is not None:
+        entry["toolUseResult"] = detail
+    alone = _read_user_entry(entry, dispatched)
+    among = _read_user_entry({**entry, "message": {"role": "user", "content": [other, result]}}, dispatched)
+    assert alone == among
+
+
+class _Recorder:
+    """A reader that keeps every entry it is given and makes no event."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[int, dict[str, Any]]] = []
+        self.gaps: list[int] = []
+
+    def entry(self, line: int, entry: dict[str, Any]) -> list[Any]:
+        self.entries.append((line, entry))
+        return []
+
+    def gap(self, line: int) -> None:
+        self.gaps.append(line)
+
+    def finish(self) -> list[Any]:
+        return []
+
+
+LINE_VALUES = st.one_of(st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+                        st.lists(st.integers(), max_size=2), st.integers(), st.text(max_size=3), st.none())
+
+
+@PROPERTY
+@given(lines=st.lists(st.tuples(LINE_VALUES, st.sampled_from(["", " ", "\t", "\x0c"]),
+                                st.sampled_from(["", "{", "}", "\"", ",", "\\ud800"])), max_size=8),
+       blank=st.booleans(), ended=st.booleans())
+def test_the_replay_reads_each_line_as_parse_line_reads_it(lines: list[tuple[Any, str, str]], blank: bool,
+                                                           ended: bool) -> None:
+    """Good, padded, blank, damaged or no object: the replay hands a reader the entries, and skips the
+    lines with the problems, that parse_line gives line by line."""
+    raws = [(before + json.dumps(value) + damage).encode() for value, before, damage in lines]
+    if blank:
+        raws.insert(len(raws) // 2, b"")
+    data = b"\n".join(raws) + (b"\n" if ended and raws else b"")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "session.jsonl"
+        path.write_bytes(data)
+        report = TranscriptReport(str(path), "claude-code")
+        reader = _Recorder()
+        assert list(replay(path, report, reader)) == []
+        parsed = [parse_line(number, raw) for number, raw in raw_lines(path)]  # type: ignore[arg-type]
+    assert reader.entries == [(line.number, line.entry) for line in parsed if line.entry is not None]
+    assert report.skipped == [(line.number, line.problem) for line in parsed if line.problem is not None]
+    assert reader.gaps == [number for number, _ in report.skipped]
+
+
+class _Dispatched(ToolDispatched):
+    """An event class of a caller's own, derived from one of the library's."""
+
+
+class _Completed(ToolCompleted):
+    """Another."""
+
+
+@pytest.mark.parametrize("derived", [False, True])
+def test_events_of_a_derived_class_are_handled_and_counted_as_their_base_class(derived: bool) -> None:
+    """A tracker and a replay's report treat an instance of a subclass of an event as that event
+    (they tell the library's own classes apart without isinstance)."""
+    dispatched: type[ToolDispatched] = _Dispatched if derived else ToolDispatched
+    completed: type[ToolCompleted] = _Completed if derived else ToolCompleted
+    events: list[Event] = [UserMessage(text="fix it"),
+                           dispatched(call_id="c1", tool="Bash", arguments={"command": "npm test"}),
+                           completed(call_id="c1", exit_code=1, output="Tests: 1 failed"),
+                           AssistantMessage(text="done")]
+    tracker = Tracker()
+    ticks = [tracker.handle(event) for event in events]
+    report = TranscriptReport("session.jsonl", "claude-code")
+    assert list(counted(events, report)) == events
+    assert ticks == [1, 2, 3, 4] and (report.events, report.tool_calls) == (4, 1)
+    assert [item.check for item in tracker.open_items()] == ["npm test"]
+    with pytest.raises(NotAnEvent):
+        tracker.handle(object())  # type: ignore[arg-type]
