@@ -7,10 +7,11 @@ the analysis: their common forms are run here without importing click (``_fast``
 click, which reports it. Every exception that ends a command becomes an exit status in
 ``_exits``, the one place that maps them.
 
-A ``witness check`` process also spares itself the cyclic garbage collector: loading the analyser
-allocates tens of thousands of long-lived objects and no garbage, so the collections that start-up
-would trigger, and the last one the interpreter makes at exit, only walk objects that are all still
-in use (``benchmarks/startup_bench.py`` measures what that spares).
+A ``witness check`` or ``witness hook`` process also spares itself the cyclic garbage collector:
+loading the analyser, or the tracker's models, allocates tens of thousands of long-lived objects
+and almost no garbage, so the collections that start-up would trigger, and the last one the
+interpreter makes at exit, only walk objects that are all still in use
+(``benchmarks/startup_bench.py`` and ``benchmarks/audit_bench.py`` measure those processes).
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _run(args: list[str], *, whole_process: bool) -> int:
         if code is not None:
             return code
     if args[:1] == ["hook"]:
-        return _run_hook(args[1:])
+        return _run_hook(args[1:], whole_process=whole_process)
     return _run_click(args)
 
 
@@ -106,8 +107,13 @@ def _run_check(args: list[str], *, whole_process: bool) -> int | None:
     return code
 
 
-def _run_hook(args: list[str]) -> int:
-    """``witness hook``, never through click's usage errors: to the hosts exit 2 means "block"."""
+def _run_hook(args: list[str], *, whole_process: bool) -> int:
+    """``witness hook``, never through click's usage errors: to the hosts exit 2 means "block".
+
+    As the whole process, the hook runs without the cyclic collector, as ``witness check`` does:
+    a Stop call loads the tracker's models and replays a transcript, which leaves almost no
+    cyclic garbage (a test holds the real transcripts to that), and the collections would walk
+    only what is still in use."""
     if {"-h", "--help"} & set(args):
         import contextlib
 
@@ -116,7 +122,15 @@ def _run_hook(args: list[str]) -> int:
         return ExitCode.OK
     from ._hook import run_hook
 
-    return run_hook(args)
+    if not whole_process or not gc.isenabled():
+        return run_hook(args)
+    gc.disable()
+    try:
+        code = run_hook(args)
+    finally:
+        gc.enable()
+    gc.freeze()
+    return code
 
 
 def _run_click(args: list[str]) -> int:

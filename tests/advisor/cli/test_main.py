@@ -3,10 +3,14 @@ exception that can end a command mapped to its documented status, in one place."
 
 from __future__ import annotations
 
+import gc
 import io
+import json
+import os
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -105,3 +109,43 @@ def test_python_dash_m_advisor_is_the_same_command() -> None:
     done = subprocess.run([sys.executable, "-m", "advisor", "check", "--", "pytest -q || true"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and done.stdout.startswith("masked: `pytest -q` (test)")
+
+
+REAL = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts" / "real"
+
+
+@pytest.mark.parametrize(("host", "folder"), [("claude-code", "claude"), ("codex", "codex")])
+def test_a_stop_call_leaves_almost_no_cyclic_garbage(host: str, folder: str) -> None:
+    """The hook process runs without the cyclic collector: answering Stop on each real session (after a
+    first answer has loaded what it loads) leaves a few dozen unreachable objects at most, not more for a
+    longer session."""
+    from advisor.hosts._stop import answer_stop
+
+    for path in sorted((REAL / folder).glob("*.jsonl")):
+        payload = {"hook_event_name": "Stop", "session_id": path.stem, "transcript_path": str(path),
+                   "stop_hook_active": False}
+        answer_stop(host, payload, io.StringIO())
+        gc.collect()
+        gc.disable()
+        try:
+            answer_stop(host, {**payload, "session_id": f"{path.stem}-again"}, io.StringIO())
+            garbage = gc.collect()
+        finally:
+            gc.enable()
+        assert garbage <= 64, (path.name, garbage)  # what holding the agent leaves (its lock), whatever the length
+
+
+def test_the_hook_process_freezes_what_it_leaves_and_a_caller_keeps_its_collector(tmp_path: Path) -> None:
+    """`witness hook` as the whole process answers as `main(args)` in a program does, and only the program
+    keeps its collector running and unfrozen."""
+    payload = json.dumps({"hook_event_name": "Stop", "session_id": "s", "stop_hook_active": False,
+                          "transcript_path": str(Path(__file__).resolve().parents[3] / "examples" / "session.jsonl")})
+    code = ("import gc, sys; from advisor.cli import main; sys.argv = ['witness', 'hook', 'claude-code']; "
+            "code = main(); print(code, gc.get_freeze_count(), gc.isenabled(), file=sys.stderr)")
+    env = {**os.environ, "WITNESS_HOME": str(tmp_path / "program")}
+    program = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True,
+                             timeout=60, env=env)
+    assert program.stderr.split()[-3:] == ["0", "0", "True"], program.stderr
+    command = subprocess.run([WITNESS, "hook", "claude-code"], input=payload, capture_output=True, text=True,
+                             timeout=60, env={**env, "WITNESS_HOME": str(tmp_path / "command")})
+    assert (command.returncode, command.stdout) == (0, program.stdout) and '"decision": "block"' in command.stdout
