@@ -7,9 +7,9 @@ converter cannot do without); `shellparse.parse`, the parse and its conversion t
 model, without judging it (the converter's share: what analysis adds beyond it is the judging,
 with the parse and conversion of command strings handed to another shell, `sh -c '…'`);
 and `bashlex.parse` (a pure-Python bash parser). The floor's share of the analyze/parse ratio is
-what Python pays only to read the tree. Every time is
-the best of `--rounds` calls of one command with the cache off; ratios are per command, then
-summarised over a set as the median ratio and as the ratio of the totals.
+what Python pays only to read the tree. Every time is the best of `--rounds` calls of one
+command (`analyze` with its cache off); ratios are per command, then summarised over a set as
+the median ratio and as the ratio of the totals.
 
 Sets:
 

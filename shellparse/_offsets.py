@@ -97,7 +97,7 @@ def _byte_table(text: str, data: bytes, outer: Sequence[int] | None) -> Sequence
         return chars if outer is None else [outer[char] for char in chars]
     table: list[int] = []
     done = 0  # characters mapped
-    extra = 0  # bytes beyond one a character, before the run
+    extra = 0  # the bytes beyond the first of each character before this run
     # Runs of ASCII map one byte to one character and are copied whole; only the characters
     # outside ASCII are looked at one by one.
     for start, end in _runs_outside_ascii(data):

@@ -98,8 +98,9 @@ def _once(path: str, select: str | None, policy: Policy) -> tuple[Replayed, int]
         if select is not None:
             events = _own(events, select)
         for event in events:
-            # The readers make events of the classes themselves (``isinstance`` against another
-            # model class is a call in Python, for every event of the file).
+            # Only the library's readers feed this replay, and they make events of the classes
+            # themselves (``isinstance`` against another model class is a call in Python, for
+            # every event of the file).
             if type(event) is ToolDispatched and event.tool.lower() in tracker.config.shell_tools:
                 shells[event.call_id] = event.agent_id
             tracker.handle(event)

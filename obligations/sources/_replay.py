@@ -98,9 +98,10 @@ def counted(events: Iterable[Event], report: TranscriptReport) -> Iterator[Event
 
 
 def _count(event: Event, report: TranscriptReport) -> None:
-    """Count a tool call or a sub-agent in ``report``. (The replay calls this only for an event of
-    one of those classes, or of a class not in ``Event``: ``isinstance`` against a model class that
-    is not the event's own is a call in Python, ``ABCMeta.__instancecheck__``.)"""
+    """Count a tool call or a sub-agent in ``report``. (:func:`counted` calls this for every event;
+    the replay's loop only for an event of one of those classes or of a class outside ``Event``:
+    ``isinstance`` against a model class that is not the event's own is a call in Python,
+    ``ABCMeta.__instancecheck__``.)"""
     if isinstance(event, ToolDispatched):
         report.tool_calls += 1
     elif isinstance(event, AgentSpawned):

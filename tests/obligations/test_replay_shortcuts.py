@@ -303,6 +303,18 @@ def test_the_replay_reads_each_line_as_parse_line_reads_it(lines: list[tuple[Any
     assert reader.gaps == [number for number, _ in report.skipped]
 
 
+class _Making(_Recorder):
+    """A reader that makes the given events from the first entry it is given."""
+
+    def __init__(self, events: list[Event]) -> None:
+        super().__init__()
+        self.events = events
+
+    def entry(self, line: int, entry: dict[str, Any]) -> list[Any]:
+        super().entry(line, entry)
+        return self.events if len(self.entries) == 1 else []
+
+
 class _Dispatched(ToolDispatched):
     """An event class of a caller's own, derived from one of the library's."""
 
@@ -326,6 +338,12 @@ def test_events_of_a_derived_class_are_handled_and_counted_as_their_base_class(d
     report = TranscriptReport("session.jsonl", "claude-code")
     assert list(counted(events, report)) == events
     assert ticks == [1, 2, 3, 4] and (report.events, report.tool_calls) == (4, 1)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "session.jsonl"
+        path.write_bytes(b'{"type": "user"}\n')
+        replayed = TranscriptReport(str(path), "claude-code")
+        assert list(replay(path, replayed, _Making(events))) == events
+    assert (replayed.events, replayed.tool_calls) == (4, 1)
     assert [item.check for item in tracker.open_items()] == ["npm test"]
     with pytest.raises(NotAnEvent):
         tracker.handle(object())  # type: ignore[arg-type]

@@ -186,6 +186,16 @@ def test_claude_compaction_boundary_and_summary_are_one_event(tmp_path: Path) ->
     assert [event.text for event in events if isinstance(event, UserMessage)] == ["go", "next"]
 
 
+def test_claude_compaction_whose_summary_never_came_comes_before_the_next_prompt(tmp_path: Path) -> None:
+    """A boundary with no summary after it is a Compaction in its place: after what came before it, before
+    the next prompt."""
+    boundary = {"type": "system", "subtype": "compact_boundary", "uuid": "b", "sessionId": "sess-1",
+                "isSidechain": False, "timestamp": "2026-05-07T18:30:00Z", "compactMetadata": {"trigger": "auto"}}
+    events = read(write_jsonl(tmp_path / "s.jsonl", [claude("user", "go"), boundary, claude("user", "next")]))
+    assert [(type(event).__name__, getattr(event, "text", event.origin)) for event in events] == [
+        ("UserMessage", "go"), ("Compaction", "s.jsonl:2"), ("UserMessage", "next")]
+
+
 def test_claude_subagents_are_announced_once_before_their_first_event(tmp_path: Path) -> None:
     """Sidechain entries belong to their agentId, announced as a local sub-agent of root just before its first
     event; a sub-agent's failed check scores for it, and its root inherits the obligation."""

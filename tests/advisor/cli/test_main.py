@@ -114,6 +114,7 @@ def test_python_dash_m_advisor_is_the_same_command() -> None:
 REAL = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts" / "real"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("host", "folder"), [("claude-code", "claude"), ("codex", "codex")])
 def test_a_stop_call_leaves_almost_no_cyclic_garbage(host: str, folder: str) -> None:
     """The hook process runs without the cyclic collector: answering Stop on each real session (after a
@@ -136,16 +137,19 @@ def test_a_stop_call_leaves_almost_no_cyclic_garbage(host: str, folder: str) -> 
 
 
 def test_the_hook_process_freezes_what_it_leaves_and_a_caller_keeps_its_collector(tmp_path: Path) -> None:
-    """`witness hook` as the whole process answers as `main(args)` in a program does, and only the program
-    keeps its collector running and unfrozen."""
+    """`witness hook` as the console script ends with what it loaded frozen and its collector back on; a
+    program calling `main()` gets the same answer and its collector as it was, nothing frozen."""
     payload = json.dumps({"hook_event_name": "Stop", "session_id": "s", "stop_hook_active": False,
                           "transcript_path": str(Path(__file__).resolve().parents[3] / "examples" / "session.jsonl")})
-    code = ("import gc, sys; from advisor.cli import main; sys.argv = ['witness', 'hook', 'claude-code']; "
-            "code = main(); print(code, gc.get_freeze_count(), gc.isenabled(), file=sys.stderr)")
-    env = {**os.environ, "WITNESS_HOME": str(tmp_path / "program")}
-    program = subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True,
-                             timeout=60, env=env)
-    assert program.stderr.split()[-3:] == ["0", "0", "True"], program.stderr
-    command = subprocess.run([WITNESS, "hook", "claude-code"], input=payload, capture_output=True, text=True,
-                             timeout=60, env={**env, "WITNESS_HOME": str(tmp_path / "command")})
-    assert (command.returncode, command.stdout) == (0, program.stdout) and '"decision": "block"' in command.stdout
+    report = "import atexit, gc, sys; atexit.register(lambda: print(gc.get_freeze_count() > 0, gc.isenabled(), " \
+             "file=sys.stderr)); "
+    script = report + f"import runpy; sys.argv = [{WITNESS!r}, 'hook', 'claude-code']; " \
+                      f"runpy.run_path({WITNESS!r}, run_name='__main__')"
+    program = report + "from advisor.cli import main; sys.argv = ['witness', 'hook', 'claude-code']; sys.exit(main())"
+    done = {name: subprocess.run([sys.executable, "-c", code], input=payload, capture_output=True, text=True,
+                                 timeout=60, env={**os.environ, "WITNESS_HOME": str(tmp_path / name)})
+            for name, code in (("script", script), ("program", program))}
+    assert done["script"].stderr.split()[-2:] == ["True", "True"], done["script"].stderr
+    assert done["program"].stderr.split()[-2:] == ["False", "True"], done["program"].stderr
+    assert done["script"].stdout == done["program"].stdout and '"decision": "block"' in done["script"].stdout
+    assert done["script"].returncode == done["program"].returncode == 0
