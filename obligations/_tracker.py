@@ -12,8 +12,8 @@ and never close anything. Order comes from the tracker's own tick, never from cl
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
-from typing import Any, get_args
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import shellparse
 
@@ -24,7 +24,6 @@ from ._escalation import Decision, Escalation
 from ._events._agent_disposed import AgentDisposed
 from ._events._agent_spawned import AgentSpawned
 from ._events._assistant_message import AssistantMessage
-from ._events._host_message import HostMessage
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import EVENT_CLASSES, Event
@@ -43,19 +42,15 @@ from ._vocabulary import AgentRole, DispositionKind, Outcome, ResolutionKind, Re
 from ._witness import candidates, why_not
 from .errors import NotAnEvent
 
-_EVENT_TYPES = get_args(Event)
-_HANDLED = (ToolDispatched, ToolCompleted, UserMessage, HostMessage, AssistantMessage, AgentSpawned, AgentDisposed)
-"""The events ``handle`` acts on, in the order it tells them apart."""
 
-
-def _event_class(event: object) -> type[Event]:
-    """The event class ``event`` is an instance of (a subclass's, in ``_HANDLED`` order); ``NotAnEvent``
-    for anything else. ``handle`` tells events apart by their exact class first: ``isinstance``
-    against a model class that is not the event's own goes through ``ABCMeta.__instancecheck__``,
-    a call in Python, several times per event."""
-    for kind in (*_HANDLED, *_EVENT_TYPES):
+def _event_class(event: object) -> type[Any]:
+    """The class ``event`` is handled as: the first of ``_ACTIONS`` (then of ``Event``) it is an
+    instance of; ``NotAnEvent`` for anything else. Only for a class outside ``Event`` (a caller's
+    subclass): ``handle`` looks its exact class up first, as ``isinstance`` against a model class that
+    is not the event's own goes through ``ABCMeta.__instancecheck__``, a call in Python."""
+    for kind in (*_ACTIONS, *EVENT_CLASSES):
         if isinstance(event, kind):
-            return kind  # type: ignore[no-any-return]
+            return kind
     hint = " (read a dict with obligations.event_from_dict first)" if isinstance(event, dict) else ""
     raise NotAnEvent(f"Tracker.handle takes an event, not a {type(event).__name__}{hint}")
 
@@ -95,26 +90,27 @@ class Tracker:
         if kind not in EVENT_CLASSES:
             kind = _event_class(event)
         self._state.tick += 1
-        if kind is ToolDispatched:
-            self._dispatched(event)  # type: ignore[arg-type]  # (its class is ToolDispatched)
-        elif kind is ToolCompleted:
-            self._completed(event)  # type: ignore[arg-type]
-        elif kind is UserMessage:
-            if not event.goal:  # type: ignore[union-attr]
-                self._new_task(self._agent(event.agent_id))
-        elif kind is HostMessage:
-            pass  # a hook's feedback is the host's context, not the user's intent: the task goes on
-        elif kind is AssistantMessage:
-            agent = self._agent(event.agent_id)
-            agent.escalation.turn += 1
-            claim = event.claim  # type: ignore[union-attr]
-            if claim is not None:
-                self.register_claim(claim.claim_id, claim.summary, claim.validation_call_id, agent.id)
-        elif kind is AgentSpawned:
-            self._spawned(event.agent_id, event.parent_id, event.role)  # type: ignore[union-attr]
-        elif kind is AgentDisposed:
-            self._disposed(event.agent_id)
+        action = _ACTIONS.get(kind)  # none for a HostMessage: a hook's feedback is the host's context,
+        if action is not None:  # not the user's intent, and the task goes on
+            action(self, event)
         return self._state.tick
+
+    def _user_message(self, event: UserMessage) -> None:
+        if not event.goal:
+            self._new_task(self._agent(event.agent_id))
+
+    def _assistant_message(self, event: AssistantMessage) -> None:
+        agent = self._agent(event.agent_id)
+        agent.escalation.turn += 1
+        claim = event.claim
+        if claim is not None:
+            self.register_claim(claim.claim_id, claim.summary, claim.validation_call_id, agent.id)
+
+    def _agent_spawned(self, event: AgentSpawned) -> None:
+        self._spawned(event.agent_id, event.parent_id, event.role)
+
+    def _agent_disposed(self, event: AgentDisposed) -> None:
+        self._disposed(event.agent_id)
 
     def handle_many(self, events: Iterable[Event]) -> None:
         """Take events in order (the same as calling :meth:`handle` on each)."""
@@ -590,3 +586,11 @@ def _change(item: Item, **fields: Any) -> None:
     assignments), without pydantic's ``__setattr__`` for each: a failure sets nine of them."""
     item.__dict__.update(fields)
     item.__pydantic_fields_set__.update(fields)
+
+
+_ACTIONS: dict[type[Any], Callable[[Tracker, Any], None]] = {
+    ToolDispatched: Tracker._dispatched, ToolCompleted: Tracker._completed, UserMessage: Tracker._user_message,
+    AssistantMessage: Tracker._assistant_message, AgentSpawned: Tracker._agent_spawned,
+    AgentDisposed: Tracker._agent_disposed,
+}
+"""What ``Tracker.handle`` does with each class of event (the others it only ticks)."""
