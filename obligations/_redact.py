@@ -196,16 +196,17 @@ def redact_line(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def redact_value(value: Any) -> Any:
+def redact_value(value: Any, redactor: Callable[[str], str] | None = None) -> Any:
     """``value`` with every string in it redacted (lists, tuples and dict values, recursively; dict
-    keys and everything else as they are): the same object when nothing changed."""
+    keys and everything else as they are) by ``redactor`` (default :func:`redact`): the same object
+    when nothing changed."""
     if isinstance(value, str):
-        return redact(value)
+        return (redactor or redact)(value)
     if isinstance(value, dict):
-        items = {key: redact_value(item) for key, item in value.items()}
+        items = {key: redact_value(item, redactor) for key, item in value.items()}
         return value if all(items[key] is value[key] for key in value) else items
     if isinstance(value, list | tuple):
-        redacted = [redact_value(item) for item in value]
+        redacted = [redact_value(item, redactor) for item in value]
         if all(new is old for new, old in zip(redacted, value, strict=True)):
             return value
         return type(value)(redacted) if isinstance(value, list) else tuple(redacted)

@@ -22,12 +22,12 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from ._events._assistant_message import AssistantMessage
+from ._events._base import BaseEvent
 from ._events._compaction import Compaction
 from ._events._host_message import HostMessage
 from ._events._tool_catalogue import ToolCatalogue
 from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
-from ._events._base import BaseEvent
 from ._events._user_message import UserMessage
 from ._redact import redact, redact_value
 

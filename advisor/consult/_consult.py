@@ -45,6 +45,7 @@ async def consult(prompt: AdvisorPrompt, model: ModelClient, *, investigation: I
     to ``log`` (default: the log under ``$WITNESS_HOME``; ``False``: not logged). Model
     failures, timeouts and budgets end it with a stop reason; they are not raised.
     """
+    prompt = prompt.redacted()  # whoever compiled it: nothing unredacted leaves through here
     settings = settings or (investigation.settings if investigation is not None else ConsultSettings())
     investigation = investigation or Investigation(settings=settings)
     book = ConsultationLog() if log is None else (log or None)

@@ -9,6 +9,7 @@ cannot stall a consultation.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import regex
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from wcmatch import fnmatch, glob
 
 from advisor.consult._workspace import ToolFailure, Workspace, walk
+from obligations import redact
 
 MAX_MATCHES = 200
 MAX_FOUND = 1000
@@ -68,8 +70,9 @@ def _files(workspace: Workspace, start: Path, pattern: str | None) -> list[Path]
     return found
 
 
-def grep(workspace: Workspace, args: GrepArgs) -> str:
-    """``path:line: text`` for each matching line (at most 200), in path order."""
+def grep(workspace: Workspace, args: GrepArgs, clean: Callable[[str], str] = redact) -> str:
+    """``path:line: text`` for each matching line (at most 200), in path order; each line passes
+    ``clean`` before it is cut to its width."""
     try:
         compiled = regex.compile(args.pattern)
     except regex.error as error:
@@ -97,6 +100,7 @@ def grep(workspace: Workspace, args: GrepArgs) -> str:
                 raise ToolFailure(f"the pattern took longer than {SEARCH_SECONDS:.0f}s; narrow it or the path") \
                     from None
             if found:
+                line = clean(line)
                 text = line if len(line) <= _LINE_CHARS else line[:_LINE_CHARS] + "…"
                 hits.append(f"{name}:{number}: {text}")
                 if len(hits) >= MAX_MATCHES:

@@ -12,9 +12,10 @@ tool                                    answers
 ======================================  ==========================================================
 
 No tool writes, runs a command of the advisor's choosing, or leaves the workspace; no
-mutating tool is ever declared. Every result is redacted (when a redactor is given) and
-capped at ``max_result_chars`` with a marker saying how to see the rest. A failing call is an
-error *result* the advisor reads, never an exception.
+mutating tool is ever declared. Every result is redacted whole, then capped at
+``max_result_chars`` with a marker saying how to see the rest (a grep hit line is redacted before
+it is cut to its width). A failing call is an error *result* the advisor reads, never an
+exception.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+import obligations
 from advisor._values import Frozen
 from advisor.consult._clip import clip_middle
 from advisor.consult._settings import ConsultSettings
@@ -115,14 +117,14 @@ class Investigation:
                  settings: ConsultSettings | None = None, redact: Callable[[str], str] | None = None) -> None:
         """``workspace``: the directory the workspace tools are confined to (``None``: they refuse);
         ``expand``: card id → verbatim redacted text, from the ledger; ``redact``: applied to every
-        result (the ledger's redactor, so tool results are as clean as the ledger)."""
+        result before it is cut (default: the shared redactor, :func:`obligations.redact`)."""
         self.settings = settings or ConsultSettings()
         self.channels: frozenset[str] = frozenset()
         """Tools a host adds as its own channel (a verdict tool): declared by the host, run by
         :meth:`run`, never counted against ``max_rounds``."""
         self.workspace = Workspace(workspace, self.settings.deny_patterns) if workspace is not None else None
         self._expand = expand
-        self._redact = redact
+        self._redact = redact or obligations.redact
 
     def declarations(self) -> tuple[ToolSpec, ...]:
         """The tools declared to the advisor (no workspace tools without a workspace)."""
@@ -142,7 +144,7 @@ class Investigation:
         return ToolOutcome(text=clip_middle(self._clean(text), cap, _MORE[call.name]), argument=argument)
 
     def _clean(self, text: str) -> str:
-        return self._redact(text) if self._redact is not None else text
+        return self._redact(text)
 
     def _dispatch(self, call: ToolCall) -> str:
         if call.name not in _ARGS:
@@ -163,7 +165,7 @@ class Investigation:
         if isinstance(args, ReadArgs):
             return read(self.workspace, args)
         if isinstance(args, GrepArgs):
-            return grep(self.workspace, args)
+            return grep(self.workspace, args, self._redact)
         if isinstance(args, FindArgs):
             return find(self.workspace, args)
         if isinstance(args, LsArgs):

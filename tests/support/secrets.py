@@ -9,6 +9,9 @@ from __future__ import annotations
 import random
 import string
 
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
+
 _ALNUM = string.ascii_letters + string.digits
 _BASE64 = _ALNUM + "+/"
 _random = random.Random(20261207)
@@ -51,3 +54,18 @@ TOKENS: list[tuple[str, str]] = [
 
 SEEDED = TOKENS[4][1]
 """The secret planted in sessions and workspaces by the tests that look for leaks (a GitHub token)."""
+
+
+def _credential(seed: int) -> str:
+    """A credential of one of four everyday shapes, random but for its shape."""
+    pick = random.Random(seed)
+    draw = "".join(pick.choice(_ALNUM) for _ in range(40))
+    shapes = (f"sk-proj-{draw[:39]}{pick.choice(string.digits)}", f"ghp_{draw[:36]}", f"Bearer {draw[:32]}",
+              f"password={draw[:12]}")
+    return shapes[seed % len(shapes)]
+
+
+def credentials() -> SearchStrategy[str]:
+    """Credentials as tools print them (a key, a token, a bearer header, a password assignment): random
+    where a real one is, so that the redactor's entropy floors see them as it would see real ones."""
+    return st.integers(min_value=0, max_value=2**32).map(_credential)
