@@ -21,7 +21,7 @@ from advisor.ledger import Ledger
 from advisor.models import ScriptedModel, ToolCall, UserMessage
 from advisor.orchestration import AdvisorHost, HostSettings, RunLog
 from obligations import Event, HostMessage, ToolCatalogue, ToolInfo
-from tests.advisor.ledger.builders import advice, ask, call, compaction, result, round_, say, user
+from tests.advisor.ledger.builders import advice, ask, call, compaction, round_, say, user
 from tests.support.secrets import SEEDED
 
 SECRET = SEEDED
