@@ -165,7 +165,13 @@ class Consultation(Frozen):
         return f"Advisor call failed: {why}"
 
     def record(self) -> dict[str, Any]:
-        """The log record: the envelope with its transcript."""
+        """The log record: the envelope with its transcript (images the advisor read are named by their
+        path, size and SHA-256, without their bytes)."""
         data = self.model_dump(mode="json")
-        data["transcript"] = self.transcript.model_dump(mode="json") if self.transcript is not None else None
+        transcript = self.transcript.model_dump(mode="json") if self.transcript is not None else None
+        for message in (transcript or {}).get("messages", ()):
+            for part in message.get("content", ()):
+                if isinstance(part, dict) and part.get("type") == "image":
+                    part["data"] = ""
+        data["transcript"] = transcript
         return data
