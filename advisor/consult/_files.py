@@ -89,6 +89,9 @@ def read_regular(path: Path, *, limit: int, links: LinkIndex, shown: str) -> byt
     """The bytes of the regular file at ``path`` (resolved already), at most ``limit`` of them;
     :class:`ToolFailure` naming ``shown`` for anything else (see the table above)."""
     try:
+        mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):  # a socket cannot even be opened: say what it is
+            raise ToolFailure(f"{shown} is {kind_of(mode)}, not a regular file: it is not read")
         descriptor = os.open(path, _FLAGS)
     except OSError as error:
         raise ToolFailure(f"{shown}: cannot be read ({error.strerror or error})") from None

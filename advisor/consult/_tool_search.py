@@ -32,6 +32,8 @@ PATTERN_CHARS = 2000
 """The longest pattern or glob taken."""
 GLOB_EXPANSIONS = 256
 """The most patterns a glob's braces may expand to."""
+WALK = WalkBounds(seconds=SEARCH_SECONDS)
+"""How far ``grep`` and ``find`` walk."""
 _LINE_CHARS = 300
 _LARGEST = 5_000_000
 _GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE
@@ -89,7 +91,7 @@ def grep(workspace: Workspace, args: GrepArgs, clean: Callable[[str], str] = red
     wanted = glob_matcher(args.glob) if args.glob else None
     start = _start(workspace, args.path)
     deadline = time.monotonic() + SEARCH_SECONDS
-    walk = Walk(workspace, start, WalkBounds(seconds=SEARCH_SECONDS))
+    walk = Walk(workspace, start, WALK)
     files = [start] if start.is_file() else (
         path for path, is_dir in walk if not is_dir and (wanted is None or wanted(path.relative_to(start).as_posix())))
     hits: list[str] = []
@@ -130,7 +132,7 @@ def find(workspace: Workspace, args: FindArgs) -> str:
     start = _start(workspace, args.path)
     if start.is_file():
         raise ToolFailure(f"{args.path} is a file: find searches a directory")
-    walk = Walk(workspace, start, WalkBounds(seconds=SEARCH_SECONDS))
+    walk = Walk(workspace, start, WALK)
     found: list[str] = []
     for path, is_dir in walk:
         if wanted(path.relative_to(start).as_posix()):
