@@ -76,8 +76,8 @@ def traps(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path
 
 NAMES = ["src", "src/app.py", "config.py", "out-file", "out-dir", "out-dir/more.txt", "to-env", "loop",
          "loop/../out-dir", "hardlink.txt", "env-alias.txt", "pipe", "sock", ".git", ".git/config", ".gitattributes",
-         "..", "../outside", "../outside/secret.txt", "/etc/passwd", ":(top)", ":(glob)../*", ":(top,glob)**", "./.ENV", "src/../.env",
-         "nul\x00byte", "", ".", "*", "**", *DENIED_FILES]
+         "..", "../outside", "../outside/secret.txt", "/etc/passwd", ":(top)", ":(glob)../*", ":(top,glob)**",
+         "./.ENV", "src/../.env", "nul\x00byte", "", ".", "*", "**", *DENIED_FILES]
 _PATHS = st.one_of(st.sampled_from(NAMES), st.text(max_size=30),
                    st.lists(st.sampled_from(["..", ".", "src", "out-dir", ".git", "loop", ".aws"]), max_size=6).map(
                        "/".join))
