@@ -80,6 +80,15 @@ class ConsultationLog:
         string in it redacted (the advice, errors, tool arguments: what the model wrote is redacted too)."""
         append_line(self.path, redact_value(consultation.record()))
 
+    def keep(self, consultation: Consultation) -> Consultation:
+        """:meth:`append` it, and return it — with :attr:`~Consultation.log_error` saying why, when the log
+        could not be written: a consultation already paid for is never lost to a full disk."""
+        try:
+            self.append(consultation)
+        except OSError as error:
+            return consultation.model_copy(update={"log_error": f"{self.path}: {error.strerror or error}"})
+        return consultation
+
     def _records(self) -> Iterator[Consultation]:
         self.skipped_lines = []
         for number, raw in read_lines(self.path):

@@ -141,6 +141,9 @@ class Consultation(Frozen):
     """Whether the ledger was trimmed to fit its token budget."""
     lineage: Lineage | None = None
     """For a consultation a host ran: requester, trigger, child and outcome (``None`` otherwise)."""
+    log_error: str | None = None
+    """Why the consultation could not be written to the log (a full disk, a read-only home): the advice
+    stands all the same, unlogged."""
     transcript: Transcript | None = Field(default=None, exclude=True)
     """The full exchange (kept out of the envelope's JSON; the log stores it beside)."""
 

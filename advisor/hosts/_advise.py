@@ -81,6 +81,4 @@ async def advise(ledger: Ledger, *, workspace: Path | None, trigger: Trigger, re
     lineage = Lineage(requester=requester, root="main", trigger=trigger, consultation_id=call_id or result.id,
                       child_id="-", turn=1, outcome="delivered" if result.advice is not None else "failed")
     result = result.model_copy(update={"lineage": lineage})
-    if book is not None:
-        book.append(result)
-    return Advice(result)
+    return Advice(book.keep(result) if book is not None else result)
