@@ -62,21 +62,57 @@ def _compiled(pattern: str) -> re.Pattern[str] | regex.Pattern[str]:
 
 
 @cache
-def _keyword_index() -> tuple[Any, tuple[tuple[int, ...], ...]]:
-    """An Aho-Corasick automaton over every rule keyword (one pass finds all a text holds), and the rules
-    each keyword runs."""
+def _keyword_index() -> tuple[Any, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """An Aho-Corasick automaton over every rule keyword (one pass finds all a text holds), the rules each
+    keyword runs, and of those the semi-generic ones (tried where the keyword starts)."""
     import ahocorasick_rs
 
-    keywords = rule_set().keywords
-    return ahocorasick_rs.AhoCorasick([word for word, _ in keywords]), tuple(rules for _, rules in keywords)
+    rules = rule_set()
+    keywords = rules.keywords
+    leads = tuple(tuple(number for number in numbers if rules.rules[number].lead) for _, numbers in keywords)
+    automaton = ahocorasick_rs.AhoCorasick([word for word, _ in keywords],
+                                           implementation=ahocorasick_rs.Implementation.DFA)
+    return automaton, tuple(n for _, n in keywords), leads
 
 
-def _due(lower: str) -> list[int]:
-    """The rules a text needs (indices, in rule order): those whose keywords it holds, and the rest that
-    always run."""
-    automaton, rules = _keyword_index()
-    found = {index for index, _, _ in automaton.find_matches_as_indexes(lower, overlapping=True)}
-    return sorted({number for index in found for number in rules[index]}.union(rule_set().always))
+Due = dict[int, list[int] | None]
+"""The rules a text needs (by number, in rule order), each with where its keywords start in the text
+(``None``: not known, or not needed)."""
+
+
+def _due(text: str) -> Due:
+    """The rules whose keywords ``text`` holds, with their keywords' positions, and the rules that always
+    run. Keywords are found in the lower-cased text; its positions are the text's when lower-casing kept
+    every character one character (it does but for a few non-ASCII letters, ``İ``)."""
+    lower = text.lower()
+    automaton, rules, leads = _keyword_index()
+    held: set[int] = set()
+    places: dict[int, list[int]] = {}
+    for index, start, _ in automaton.find_matches_as_indexes(lower, overlapping=True):
+        held.add(index)
+        for number in leads[index]:
+            places.setdefault(number, []).append(start)
+    aligned = len(lower) == len(text)
+    due: Due = dict.fromkeys(rule_set().always)
+    for index in held:
+        for number in rules[index]:
+            due[number] = places.get(number) if aligned else None
+    return dict(sorted(due.items()))
+
+
+def _matches(rule: SecretRule, text: str, starts: list[int] | None) -> Iterator[re.Match[str] | regex.Match[str]]:
+    """The rule's matches in ``text``. A semi-generic rule (one with a lead) matches only where one of its
+    keywords starts — its pattern opens with them — so it is tried at those places alone, not at every
+    character of the text; any other rule is searched for."""
+    pattern = _compiled(rule.pattern)
+    if not rule.lead or starts is None:
+        yield from pattern.finditer(text)
+        return
+    end = 0
+    for start in sorted(set(starts)):
+        if start >= end and (found := pattern.match(text, start)) is not None:
+            yield found
+            end = max(found.end(), start + 1)
 
 
 def shannon_entropy(text: str) -> float:
@@ -132,10 +168,11 @@ def _whole(rule: SecretRule, text: str, match: re.Match[str] | regex.Match[str])
     return text[start:match.end()]
 
 
-def _findings(rule: SecretRule, text: str, allowances: tuple[Allowance, ...]) -> Iterator[_Finding]:
+def _findings(rule: SecretRule, text: str, allowances: tuple[Allowance, ...],
+              starts: list[int] | None = None) -> Iterator[_Finding]:
     if rule.prefilter is not None and _compiled(rule.prefilter).search(text) is None:
         return
-    for match in _compiled(rule.pattern).finditer(text):
+    for match in _matches(rule, text, starts):
         start, end = _secret_span(rule, match)
         secret = text[start:end]
         if not secret.strip() or (rule.entropy and shannon_entropy(secret) <= rule.entropy):
@@ -171,14 +208,16 @@ def redact(text: str) -> str:
     """``text`` with every secret the rules find replaced by ``[REDACTED:<rule id>]``."""
     if not text:
         return text
-    return redact_by(text, _due(text.lower()))  # lower-cased for keywords only: no position is read from it
+    return redact_by(text, _due(text))
 
 
-def redact_by(text: str, numbers: Iterable[int]) -> str:
-    """``text`` with what the rules numbered ``numbers`` find replaced (:func:`redact` runs the rules
-    whose keywords it holds)."""
+def redact_by(text: str, due: Due | Iterable[int]) -> str:
+    """``text`` with what the rules numbered in ``due`` find replaced (:func:`redact` runs the rules whose
+    keywords it holds, tried where they start)."""
     rules = rule_set()
-    found = [finding for number in numbers for finding in _findings(rules.rules[number], text, rules.allowances)]
+    places: Due = due if isinstance(due, dict) else dict.fromkeys(due)
+    found = [finding for number, starts in places.items()
+             for finding in _findings(rules.rules[number], text, rules.allowances, starts)]
     if not found:
         return text
     pieces: list[str] = []

@@ -5,7 +5,9 @@ the result is deterministic."""
 from __future__ import annotations
 
 import hashlib
+import json
 import string
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 
 import obligations
 from obligations import redact, redact_value, redaction_kinds
+from obligations._secret_rules import RULE_FILES
 from tests.support.redactions import real_sessions, session_redactions
 from tests.support.secrets import KEY_BODY, PRIVATE_KEY, TOKENS, pem_lines, token
 
@@ -185,3 +188,12 @@ def test_the_real_sessions_lose_only_their_test_codes_fake_credentials() -> None
     assert found == {("preloop--01a0169f.jsonl", "private-key", "-----BEGIN RSA PRIVATE KEY-----"),
                      ("preloop--01a0169f.jsonl", "secret-assignment", "from-config-file"),
                      ("preloop--01a0169f.jsonl", "bearer-token", "preloop-system-token")}
+
+
+def test_the_parsed_rules_are_the_rule_files_as_they_are() -> None:
+    """`rules.json` was written from the rule files' present bytes (so it is what loads), and holds what TOML
+    reads in them."""
+    cached = json.loads((RULES / "rules.json").read_text())
+    sources = [(RULES / name).read_bytes() for name in RULE_FILES]
+    assert cached["sha256"] == hashlib.sha256(b"\0".join(sources)).hexdigest()
+    assert cached["files"] == [tomllib.loads(source.decode()) for source in sources]
