@@ -22,7 +22,7 @@ from advisor.consult import (
     investigation_tools,
     load_consult_settings,
 )
-from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger, redact
+from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger
 from advisor.models import load_model_config, make_model
 from obligations import Event, ToolCompleted, ToolDispatched
 from shellparse import printable
@@ -106,7 +106,7 @@ async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: L
     config = load_model_config(flags)
     model = make_model(config)
     try:
-        investigation = Investigation(workspace, expand=ledger.expand, settings=settings, redact=redact)
+        investigation = Investigation(workspace, expand=ledger.expand, settings=settings)
         return await consult(compiled.prompt, model, investigation=investigation, settings=settings,
                              prices=config.prices, log=ConsultationLog())
     finally:
