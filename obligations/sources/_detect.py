@@ -12,15 +12,26 @@ from ..errors import NotATranscript
 from ._lines import read_lines
 
 FORMATS = TRANSCRIPT_FORMATS
-"""``claude-code``, ``codex`` and ``pi``."""
+"""The formats the readers know (``TranscriptFormat``)."""
 
 _SNIFF_LINES = 20
 _SNIFF_LINE_BYTES = 16 * 1024 * 1024
 _HEAD_BYTES = 8192
 _CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted",
                           "session_state"})
-_CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation"})
+_CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation", "summary", "progress", "attachment",
+                                "last-prompt", "ai-title", "custom-title", "agent-name", "permission-mode", "pr-link",
+                                "worktree-state"})
 _CLAUDE_KEYS = ("parentUuid", "sessionId", "leafUuid")
+PI_TYPES = frozenset({
+    "session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom",
+    "custom_message", "label", "session_info", "usage", "context_edit", "context_transform", "ephemeral",
+})
+"""The entry types of a Pi session (v3)."""
+_PI_ONLY_ROLES = frozenset({"toolResult", "bashExecution", "branchSummary", "compactionSummary", "hookMessage"})
+
+Judgement = TranscriptFormat | tuple[TranscriptFormat, ...] | None
+"""What one entry says of its file: a format, the formats it could belong to, or nothing."""
 
 
 def detect_format(path: str | os.PathLike[str]) -> TranscriptFormat | None:
@@ -59,6 +70,7 @@ def sniff(path: Path) -> TranscriptFormat:
 def _from_lines(path: Path) -> TranscriptFormat:
     seen = texts = objects = 0
     hint: str | None = None
+    could: tuple[TranscriptFormat, ...] = ()
     try:
         for line in read_lines(path, _SNIFF_LINE_BYTES):
             if line.entry is None and line.problem is None:
@@ -68,9 +80,10 @@ def _from_lines(path: Path) -> TranscriptFormat:
                 texts += 1
             if line.entry is not None:
                 objects += 1
-                found = format_of(line.entry)
-                if found is not None:
+                found = judge(line.entry)
+                if isinstance(found, str):
                     return found
+                could = could or found or ()
                 hint = hint or _hint(line.entry)
             if seen >= _SNIFF_LINES:
                 break
@@ -82,11 +95,20 @@ def _from_lines(path: Path) -> TranscriptFormat:
         raise NotATranscript(path, "it is not UTF-8 text")
     if not objects:
         raise NotATranscript(path, "it is not JSON Lines (no line among the first is a JSON object)")
+    if could:
+        raise NotATranscript(path, f"its first entries could be {' or '.join(could)} entries, and none says which")
     raise NotATranscript(path, hint or "its lines are JSON objects, but of no transcript shape known here")
 
 
 def format_of(entry: dict[str, Any]) -> TranscriptFormat | None:
     """The format one entry belongs to, when it says so unambiguously."""
+    found = judge(entry)
+    return found if isinstance(found, str) else None
+
+
+def judge(entry: dict[str, Any]) -> Judgement:
+    """The format ``entry`` belongs to; the formats it could belong to when its shape is shared (a
+    Claude Code envelope, a Pi or Droid message); ``None`` when it is no host's."""
     kind = entry.get("type")
     if not isinstance(kind, str):
         kind = None  # only a string names a kind (and a list or an object cannot be looked up)
@@ -96,7 +118,7 @@ def format_of(entry: dict[str, Any]) -> TranscriptFormat | None:
         return "claude-code"
     if kind == "session" and ("version" in entry or "cwd" in entry):
         return "pi"
-    if isinstance(kind, str) and "id" in entry and "parentId" in entry:
+    if kind in PI_TYPES and "id" in entry and "parentId" in entry:
         return "pi"
     return None
 

@@ -39,7 +39,7 @@ class Transcript:
             from ._claude_branch import plan
             from ._replay import replay
 
-            return replay(self.path, report, ClaudeReader(self.path, report), plan(self.path))
+            return replay(self.path, report, ClaudeReader(self.path, report), plan(self.path), once="uuid")
         if self.format == "codex":
             from ._codex import CodexReader
             from ._replay import replay
