@@ -9,6 +9,7 @@ from typing import Any
 
 from .._vocabulary import TRANSCRIPT_FORMATS, TranscriptFormat
 from ..errors import NotATranscript
+from ._entry_types import COPILOT_NAMESPACES, PI_TYPES
 from ._lines import read_lines
 
 FORMATS = TRANSCRIPT_FORMATS
@@ -23,11 +24,6 @@ _CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation", "sum
                                 "last-prompt", "ai-title", "custom-title", "agent-name", "permission-mode", "pr-link",
                                 "worktree-state"})
 _CLAUDE_KEYS = ("parentUuid", "sessionId", "leafUuid")
-PI_TYPES = frozenset({
-    "session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom",
-    "custom_message", "label", "session_info", "usage", "context_edit", "context_transform", "ephemeral",
-})
-"""The entry types of a Pi session (v3)."""
 _PI_ONLY_ROLES = frozenset({"toolResult", "bashExecution", "branchSummary", "compactionSummary", "hookMessage"})
 
 Judgement = TranscriptFormat | tuple[TranscriptFormat, ...] | None
@@ -116,6 +112,9 @@ def judge(entry: dict[str, Any]) -> Judgement:
         return "codex"
     if any(key in entry for key in _CLAUDE_KEYS) or kind in _CLAUDE_ONLY_TYPES:
         return "claude-code"
+    if kind is not None and kind.split(".", 1)[0] in COPILOT_NAMESPACES and "." in kind \
+            and isinstance(entry.get("data"), dict) and "id" in entry:
+        return "copilot"
     if kind == "session" and ("version" in entry or "cwd" in entry):
         return "pi"
     if kind in PI_TYPES and "id" in entry and "parentId" in entry:

@@ -69,7 +69,7 @@ from ._common import (
     text_of,
     thinking_of,
 )
-from ._detect import PI_TYPES
+from ._entry_types import PI_TYPES
 from ._lines import parse_line, raw_lines
 from ._replay import replay
 from ._report import TranscriptReport

@@ -45,6 +45,12 @@ class Transcript:
             from ._replay import replay
 
             return replay(self.path, report, CodexReader(self.path, report))
+        if self.format == "copilot":
+            from . import _copilot
+            from ._replay import replay
+
+            reader = _copilot.CopilotReader(self.path, report)
+            return replay(self.path, report, reader, _copilot.plan(self.path), once="id")
         from . import _pi
 
         return _pi.read(self.path, report)
