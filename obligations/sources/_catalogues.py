@@ -77,8 +77,24 @@ _COPILOT = (
     ("web_fetch", "Fetch a URL and return its content."),
     ("write_bash", "Send input to a running shell session."),
 )
+_GEMINI = (
+    ("glob", "Find files whose paths match a glob pattern."),
+    ("google_web_search", "Search the web with Google."),
+    ("grep_search", "Search file contents with a regular expression."),
+    ("invoke_agent", "Start a sub-agent on a task; it reports back."),
+    ("list_directory", "List the files and folders of a directory."),
+    ("read_file", "Read a file (text by lines, images, PDFs)."),
+    ("read_many_files", "Read several files at once, by paths or glob patterns."),
+    ("replace", "Replace an exact string in a file with another."),
+    ("run_shell_command", "Run a shell command (bash -c, or PowerShell on Windows) and return its output and exit."),
+    ("save_memory", "Remember a fact across sessions (in the user's GEMINI.md)."),
+    ("web_fetch", "Fetch URLs named in the prompt and answer from their content."),
+    ("write_file", "Write a whole file, creating or replacing it."),
+    ("write_todos", "Write the session's to-do list."),
+)
 _TABLES: dict[TranscriptFormat, tuple[tuple[str, str], ...]] = {"claude-code": _CLAUDE_CODE, "codex": _CODEX,
-                                                                 "pi": _PI, "copilot": _COPILOT}
+                                                                 "pi": _PI, "copilot": _COPILOT,
+                                                                 "gemini": _GEMINI}
 
 
 def host_tools(host: TranscriptFormat) -> tuple[ToolInfo, ...]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,9 @@ _CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation", "sum
                                 "worktree-state"})
 _CLAUDE_KEYS = ("parentUuid", "sessionId", "leafUuid")
 _PI_ONLY_ROLES = frozenset({"toolResult", "bashExecution", "branchSummary", "compactionSummary", "hookMessage"})
+
+_GEMINI_MESSAGES = frozenset({"user", "gemini", "info", "error", "warning"})
+_GEMINI_DOCUMENT = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"(?:sessionId|projectHash)"\s*:')
 
 Judgement = TranscriptFormat | tuple[TranscriptFormat, ...] | None
 """What one entry says of its file: a format, the formats it could belong to, or nothing."""
@@ -58,6 +62,8 @@ def sniff(path: Path) -> TranscriptFormat:
         raise NotATranscript(path, "the file is empty")
     if b"\x00" in head:
         raise NotATranscript(path, "it holds binary data, not text")
+    if _GEMINI_DOCUMENT.match(head) and b'"projectHash"' in head:
+        return "gemini"  # the first era of Gemini CLI's sessions: one JSON document, written whole
     if head.lstrip().split(b"\n", 1)[0].strip() in (b"{", b"["):
         raise NotATranscript(path, "it looks like one JSON document spread over lines, not JSON Lines")
     return _from_lines(path)
@@ -110,6 +116,8 @@ def judge(entry: dict[str, Any]) -> Judgement:
         kind = None  # only a string names a kind (and a list or an object cannot be looked up)
     if kind in _CODEX_TYPES and isinstance(entry.get("payload"), dict):
         return "codex"
+    if _gemini(entry, kind):
+        return "gemini"
     if any(key in entry for key in _CLAUDE_KEYS) or kind in _CLAUDE_ONLY_TYPES:
         return "claude-code"
     if kind is not None and kind.split(".", 1)[0] in COPILOT_NAMESPACES and "." in kind \
@@ -120,6 +128,17 @@ def judge(entry: dict[str, Any]) -> Judgement:
     if kind in PI_TYPES and "id" in entry and "parentId" in entry:
         return "pi"
     return None
+
+
+def _gemini(entry: dict[str, Any], kind: str | None) -> bool:
+    """A Gemini CLI record: its metadata line, a ``$set`` or ``$rewindTo`` record, or a message (``id``,
+    ``type`` and ``content``, with none of the Claude Code or Pi envelope's parent fields)."""
+    if isinstance(entry.get("projectHash"), str) and "sessionId" in entry:
+        return True
+    if isinstance(entry.get("$set"), dict) or isinstance(entry.get("$rewindTo"), str):
+        return True
+    return kind in _GEMINI_MESSAGES and "id" in entry and "content" in entry \
+        and not any(key in entry for key in ("parentId", "parentUuid", "uuid", "message"))
 
 
 def file_kind(mode: int) -> str:

@@ -51,6 +51,10 @@ class Transcript:
 
             reader = _copilot.CopilotReader(self.path, report)
             return replay(self.path, report, reader, _copilot.plan(self.path), once="id")
+        if self.format == "gemini":
+            from . import _gemini
+
+            return _gemini.read(self.path, report)
         from . import _pi
 
         return _pi.read(self.path, report)
