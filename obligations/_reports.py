@@ -180,7 +180,7 @@ class SessionAudit(BaseModel):
     path: str
     """The transcript audited."""
     format: TranscriptFormat | None = None
-    """``claude-code``, ``codex`` or ``pi``; ``None`` when the file could not be read as one."""
+    """The host whose format it is; ``None`` when the file could not be read as a transcript."""
     error: str | None = None
     """Why the file could not be audited, if it could not."""
     session_id: str | None = None

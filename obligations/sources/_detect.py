@@ -35,7 +35,7 @@ Judgement = TranscriptFormat | tuple[TranscriptFormat, ...] | None
 
 
 def detect_format(path: str | os.PathLike[str]) -> TranscriptFormat | None:
-    """``claude-code``, ``codex`` or ``pi`` from the first lines of ``path``; ``None`` otherwise."""
+    """The format of ``path`` judged from its first lines (``TranscriptFormat``); ``None`` otherwise."""
     try:
         return sniff(Path(path))
     except NotATranscript:

@@ -21,7 +21,7 @@ class TranscriptReport:
     path: str
     """The file read."""
     format: TranscriptFormat
-    """``claude-code``, ``codex`` or ``pi``."""
+    """The host whose format it is (``TranscriptFormat``)."""
     lines: int = 0
     """Physical lines read (blank ones included)."""
     events: int = 0

@@ -22,7 +22,7 @@ class Transcript:
         self.path = Path(path)
         """The file."""
         self.format: TranscriptFormat = format
-        """``claude-code``, ``codex`` or ``pi``."""
+        """The host whose format it is (``TranscriptFormat``)."""
         self.report = TranscriptReport(str(self.path), format)
         """What reading found; complete once ``events()`` has been consumed to its end."""
 

@@ -75,7 +75,7 @@ def test_a_failure_fixed_and_rerun_closes_in_a_jsonl_session(tmp_path: Path) -> 
     assert [(item.check, item.state) for item in tracker.all_items()] == [("pytest -q", "resolved")]
     assert [e.call_id for e in events if isinstance(e, ToolDispatched)] == ["c1", "c2", "c3"]
     assert [results(events)[c].exit_code for c in ("c1", "c3")] == [1, 0]
-    assert [e.reasoning for e in events if isinstance(e, AssistantMessage)][0] == "Run the tests first."
+    assert next(e.reasoning for e in events if isinstance(e, AssistantMessage)) == "Run the tests first."
 
 
 def test_the_one_document_era_is_read_too(tmp_path: Path) -> None:
