@@ -55,7 +55,7 @@ def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit
         tool_calls=report.tool_calls, lines=report.lines, skipped_lines=report.skipped_count,
         skipped_examples=tuple(SkippedLine(line=line, reason=reason) for line, reason in report.skipped[:_EXAMPLES]),
         read_error=report.error, unknown_results=tracker.lost_results, without_exit_code=report.no_exit_code,
-        abandoned=report.abandoned,
+        abandoned=report.abandoned, duplicates=report.duplicates,
         open=tuple(_report(item, folded) for item, folded in rows if item.id in ids),
         earlier=tuple(_report(item, folded) for item, folded in rows if item.id not in ids),
         resolved=tuple(ItemReport.of(item) for item in resolved),

@@ -18,7 +18,8 @@ REMINDER_BUDGET = 3
 """Reminders per task, at most: the tracker's ``stop`` and the hosts' Stop hooks share it."""
 
 DEFAULT_SHELL_TOOLS = frozenset({"bash", "sh", "zsh", "pwsh", "powershell", "shell", "exec_command", "terminal",
-                                 "local_shell", "shell_command", "run_terminal_cmd", "execute_command", "run_command"})
+                                 "local_shell", "shell_command", "run_terminal_cmd", "execute_command", "run_command",
+                                 "run_shell_command"})
 """Tools whose ``command``/``cmd`` argument is a command line the tracker analyses."""
 DEFAULT_PWSH_TOOLS = frozenset({"pwsh", "powershell"})
 """Shell tools whose commands are PowerShell unless the event says otherwise."""
@@ -31,6 +32,11 @@ DEFAULT_READ_ONLY_TOOLS = frozenset({
     # Claude Code's deferred-tool search and task list; Codex's terminal reader, question and web search
     "toolsearch", "taskcreate", "taskupdate", "tasklist", "taskget", "read_thread_terminal", "request_user_input",
     "web__run", "listagents",
+    # GitHub Copilot CLI's search and its readers of running shells
+    "rg", "read_bash", "list_bash", "read_powershell", "list_powershell",
+    # Gemini CLI's readers, searches, plans and questions
+    "read_many_files", "list_directory", "grep_search", "search_file_content", "google_web_search", "write_todos",
+    "enter_plan_mode", "exit_plan_mode", "ask_user", "get_internal_docs", "activate_skill",
 })
 """Tools that never change the workspace."""
 DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete",
@@ -39,11 +45,15 @@ DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "a
 """Tools that edit files (their path arguments are their targets)."""
 DEFAULT_DELEGATION_TOOLS = frozenset({"task", "agent", "subagent", "spawn_agent", "dispatch_agent", "close_agent",
                                       "send_input", "killshell", "killbash", "taskstop", "write_stdin",
-                                      "send_message", "followup_task"})
+                                      "send_message", "followup_task", "write_bash", "stop_bash", "write_powershell",
+                                      "invoke_agent",
+                                      "stop_powershell"})
 """Delegation and process control: the delegate's own calls are counted where they happen, and
 stopping a background process (``KillShell``) or a worker edits nothing."""
 DEFAULT_INTERNAL_TOOLS = frozenset({"consult_advisor", "advisor_verdict", "advisor_obligation",
-                                    "structured_output", "run_code"})
+                                    "structured_output", "run_code",
+                                    # Copilot CLI's status line and its session database (not the workspace)
+                                    "report_intent", "sql"})
 """The advisor's own channel and other host-internal tools: neither evidence nor mutation."""
 
 

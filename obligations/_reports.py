@@ -180,7 +180,7 @@ class SessionAudit(BaseModel):
     path: str
     """The transcript audited."""
     format: TranscriptFormat | None = None
-    """``claude-code``, ``codex`` or ``pi``; ``None`` when the file could not be read as one."""
+    """The host whose format it is; ``None`` when the file could not be read as a transcript."""
     error: str | None = None
     """Why the file could not be audited, if it could not."""
     session_id: str | None = None
@@ -200,6 +200,8 @@ class SessionAudit(BaseModel):
     be a pass, whatever their output says."""
     abandoned: int = 0
     """Entries on branches the session abandoned (rewound prompts, a Pi tree's other branches), not replayed."""
+    duplicates: int = 0
+    """Entries the host wrote again (the same id and time: a reopened or re-fed session), read once."""
     read_error: str | None = None
     """Why reading stopped before the end of the file, if it did: the report covers only the
     lines read, and an obligation it shows open may have been closed further on."""

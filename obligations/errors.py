@@ -41,14 +41,18 @@ class ObligationsError(Exception):
 
 
 class NotATranscript(ObligationsError, ValueError):
-    """The file is not a transcript this package reads (empty, binary, or JSON of another shape)."""
+    """The file is not a transcript this package reads (empty, binary, JSON of another shape, or
+    entries none of which its reader knows)."""
+
+    WHAT = "not a session transcript of a host witness reads"
+    """What the file is not, in the message (the reason follows)."""
 
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
         self.path = str(path)
         """The file."""
         self.reason = reason
         """Why it is not one."""
-        super().__init__(f"{self.path}: not a Claude Code, Codex or Pi transcript: {reason}")
+        super().__init__(f"{self.path}: {self.WHAT}: {reason}")
 
 
 class UnknownFormat(ObligationsError, ValueError):

@@ -120,7 +120,7 @@ def _stream(found: Found, name: str, spool: Path) -> None:
             try:
                 open_transcript(copy)
             except NotATranscript as error:
-                found.warnings.append(f"{_display(name)}: not a Claude Code, Codex or Pi transcript: {error.reason}")
+                found.warnings.append(f"{_display(name)}: {NotATranscript.WHAT}: {error.reason}")
                 return
             shutil.copyfileobj(source, target)
     except OSError as error:

@@ -88,6 +88,9 @@ def _session(result: SessionAudit) -> list[str]:
     if result.abandoned:
         lines.append(f"   note: {result.abandoned} entries on abandoned branches (rewound or replaced) "
                      "were not replayed")
+    if result.duplicates:
+        lines.append(f"   note: {result.duplicates} entries written twice by the host (same id and time) "
+                     "were read once")
     if result.read_error:
         lines.append(f"   INCOMPLETE: {result.read_error}; this covers only the lines read")
     if result.skipped_lines:

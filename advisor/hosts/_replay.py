@@ -52,6 +52,11 @@ class Replayed:
 class Unjudged(Exception):
     """The stopping agent's work cannot be judged; the message says why (the stop is allowed)."""
 
+    def __init__(self, message: str, *, unreadable: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
+        """The transcript is no session a reader knows: the user is told nothing was checked."""
+
 
 def replay(payload: StopInput, policy: Policy, until: float, err: TextIO) -> Replayed:
     """Replay the stopping agent's work (waiting, until the monotonic time ``until`` at most, for a
@@ -105,7 +110,7 @@ def _once(path: str, select: str | None, policy: Policy) -> tuple[Replayed, int]
                 shells[event.call_id] = event.agent_id
             tracker.handle(event)
     except NotATranscript as error:
-        raise Unjudged(f"cannot read the transcript ({error})") from None
+        raise Unjudged(f"cannot read the transcript ({error})", unreadable=True) from None
     if source.report.error:
         # What follows the break may have closed what looks open: do not hold the agent on a guess.
         raise Unjudged(f"the transcript could not be read to its end ({source.report.error})")

@@ -42,6 +42,9 @@ def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | N
         replayed = replay(payload, settings.policy, deadline, err)
     except Unjudged as error:
         err.write(f"witness hook: {error}; allowing\n")
+        if error.unreadable:
+            # Not a session it reads: the stop is allowed, but never as if the work had been checked.
+            return StopRelease(systemMessage=f"witness checked nothing at this stop: {error}")
         return None
     open_items = replayed.tracker.open_items(replayed.agent) if replayed.agent is not None else []
     key = _key(host, payload, replayed)

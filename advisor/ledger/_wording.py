@@ -48,7 +48,8 @@ REVIEW_FEEDBACK = "witness completion review"
 """How a Stop hook's block with a completion review's advice opens (``witness hook … --review``)."""
 _ADVISORY = re.compile(r"<advisory\b[^>]*>\n(.*)\n</advisory>", re.S)
 
-_HOSTS: dict[str, str] = {"claude-code": "Claude Code", "codex": "Codex", "pi": "Pi"}
+_HOSTS: dict[str, str] = {"claude-code": "Claude Code", "codex": "Codex", "pi": "Pi", "copilot": "Copilot CLI",
+                          "gemini": "Gemini CLI"}
 _MAX_ITEMS = 20
 
 

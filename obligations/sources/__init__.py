@@ -1,11 +1,13 @@
-"""Transcript readers: Claude Code, Codex and Pi session files as ``obligations`` events.
+"""Transcript readers: Claude Code, Codex, Pi, GitHub Copilot CLI and Gemini CLI sessions as ``obligations`` events.
 
 The format is judged from the first lines' content, never the file name. Files are streamed
 line by line; each event's ``origin`` is ``"<file name>:<line number>"``. A corrupt or
 truncated line is skipped and counted with its line number, entries of unknown types are
 ignored and counted, and a file that is not a transcript raises ``NotATranscript`` (from
-``obligations.errors``) with the reason. Exit codes are recovered wherever the host records one;
-a result without one is never a pass. The per-format decisions are in the private modules' docstrings.
+``obligations.errors``) with the reason — also, once read, a file none of whose entries its
+reader knows. An entry the host wrote twice (the same id and time) is read once. Exit codes are
+recovered wherever the host records one; a result without one is never a pass. The per-format
+decisions are in the private modules' docstrings.
 
 >>> import json, pathlib, tempfile
 >>> from obligations import Tracker

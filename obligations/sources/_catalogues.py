@@ -59,10 +59,44 @@ _PI = (
     ("read", "Read the contents of a file."),
     ("write", "Write content to a file."),
 )
+_COPILOT = (
+    ("apply_patch", "Edit files by applying a patch (add, update, delete or move files)."),
+    ("bash", "Run a bash command in a shell session, waiting for it or leaving it running (async)."),
+    ("create", "Create a new file with the given content."),
+    ("edit", "Replace an exact string in a file with another."),
+    ("glob", "Find files whose paths match a glob pattern."),
+    ("list_bash", "List the shell sessions still running."),
+    ("powershell", "Run a PowerShell command (on Windows)."),
+    ("read_bash", "Read new output of a shell session started in async mode."),
+    ("report_intent", "Tell the user in a few words what the agent is doing now."),
+    ("rg", "Search file contents with a regular expression (ripgrep)."),
+    ("sql", "Query or update the session's own SQLite database (its to-do list)."),
+    ("stop_bash", "Stop a running shell session."),
+    ("task", "Start a sub-agent that works on a task by itself and reports back."),
+    ("view", "Read a file by lines, or list a directory."),
+    ("web_fetch", "Fetch a URL and return its content."),
+    ("write_bash", "Send input to a running shell session."),
+)
+_GEMINI = (
+    ("glob", "Find files whose paths match a glob pattern."),
+    ("google_web_search", "Search the web with Google."),
+    ("grep_search", "Search file contents with a regular expression."),
+    ("invoke_agent", "Start a sub-agent on a task; it reports back."),
+    ("list_directory", "List the files and folders of a directory."),
+    ("read_file", "Read a file (text by lines, images, PDFs)."),
+    ("read_many_files", "Read several files at once, by paths or glob patterns."),
+    ("replace", "Replace an exact string in a file with another."),
+    ("run_shell_command", "Run a shell command (bash -c, or PowerShell on Windows) and return its output and exit."),
+    ("save_memory", "Remember a fact across sessions (in the user's GEMINI.md)."),
+    ("web_fetch", "Fetch URLs named in the prompt and answer from their content."),
+    ("write_file", "Write a whole file, creating or replacing it."),
+    ("write_todos", "Write the session's to-do list."),
+)
 _TABLES: dict[TranscriptFormat, tuple[tuple[str, str], ...]] = {"claude-code": _CLAUDE_CODE, "codex": _CODEX,
-                                                                 "pi": _PI}
+                                                                 "pi": _PI, "copilot": _COPILOT,
+                                                                 "gemini": _GEMINI}
 
 
 def host_tools(host: TranscriptFormat) -> tuple[ToolInfo, ...]:
-    """The tools ``host`` (``claude-code``, ``codex`` or ``pi``) gives its agent, sorted by name."""
+    """The tools ``host`` (a ``TranscriptFormat``) gives its agent, sorted by name."""
     return tuple(ToolInfo(name=name, description=purpose) for name, purpose in _TABLES[host])

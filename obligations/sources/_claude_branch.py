@@ -6,10 +6,14 @@ or editing an earlier prompt) is different: the new prompt is written as a sibli
 it replaces, and everything under the old one is a branch the session abandoned — a check that
 failed there says nothing about the code the session went on with.
 
-So a rewind is two prompts (user entries that are not tool results) with the same parent; the
-one written last is the active one, and the subtrees of the others are not replayed. Finding
-them costs one scan for prompt lines (found in C, the rest never parsed) and, only when a rewind
-is found, one pass that follows parents in file order; memory grows with the abandoned entries.
+So a rewind is two prompts (user entries that are not tool results) with the same parent and
+different ids; the one written last is the active one, and the subtrees of the others are not
+replayed. A prompt written again with the id it already had (Claude Code does so when VS Code
+reopens a session or with ``--input-format stream-json``, and ``cat session session`` does too) is
+the same prompt, never a rewind: only its first copy counts, wherever the copy is and whatever
+parent it names. Finding them costs one scan for prompt lines (found in C, the rest never
+parsed; only each prompt's id and parent are kept) and, only when a rewind is found, one pass
+that follows parents in file order; memory grows with the abandoned entries.
 """
 
 from __future__ import annotations
@@ -54,27 +58,28 @@ def _kept(ident: Any, abandoned: set[str]) -> bool:
 
 def _replaced_prompts(path: Path) -> list[str]:
     """The prompts a later prompt with the same parent replaced (rewound or edited)."""
-    latest: dict[str | None, str] = {}
+    latest: dict[str, str] = {}
+    seen: set[str] = set()
     replaced: list[str] = []
-    for entry in _prompts(path):
-        ident, parent = entry.get("uuid"), entry.get("parentUuid")
-        if not isinstance(ident, str) or entry.get("isSidechain") or entry.get("isMeta"):
-            continue
-        key = parent if isinstance(parent, str) else None
-        if key is None:
+    for ident, parent in _prompts(path):
+        if ident in seen:
+            continue  # the same prompt written again: no rewind
+        seen.add(ident)
+        if parent is None:
             continue  # a session's first prompt, or one after a compaction: no sibling to replace
-        if key in latest:
-            replaced.append(latest[key])
-        latest[key] = ident
+        if parent in latest:
+            replaced.append(latest[parent])
+        latest[parent] = ident
     return replaced
 
 
-def _prompts(path: Path) -> list[dict[str, Any]]:
-    """The user entries that are not tool results, found without parsing any other line. The file is
-    read in chunks into one buffer rather than mapped: a mapping's touched pages count in the
-    process's resident size, which would then grow with the transcript (and a fresh buffer per
-    chunk costs more than the search itself)."""
-    found: list[dict[str, Any]] = []
+def _prompts(path: Path) -> list[tuple[str, str | None]]:
+    """The id and parent id of each user entry that is not a tool result (nor a sub-agent's or a
+    meta entry), found without parsing any other line. The file is read in chunks into one buffer
+    rather than mapped: a mapping's touched pages count in the process's resident size, which
+    would then grow with the transcript (and a fresh buffer per chunk costs more than the search
+    itself)."""
+    found: list[tuple[str, str | None]] = []
     buffer = bytearray(_CHUNK)
     cut = bytearray()  # the start of a line the last chunk ended inside
     try:
@@ -97,7 +102,7 @@ def _prompts(path: Path) -> list[dict[str, Any]]:
     return found
 
 
-def _scan(data: bytearray, begin: int, limit: int, found: list[dict[str, Any]]) -> None:
+def _scan(data: bytearray, begin: int, limit: int, found: list[tuple[str, str | None]]) -> None:
     """Add the prompts among the lines of ``data[begin:limit]`` (whole lines) to ``found``."""
     position = data.find(_USER, begin, limit)
     while position >= 0:
@@ -107,5 +112,7 @@ def _scan(data: bytearray, begin: int, limit: int, found: list[dict[str, Any]]) 
         if data.find(_TOOL_RESULT, start, end) < 0:  # most user lines are results: not copied
             entry = parse_line(0, bytes(data[start:end])).entry
             if entry is not None and entry.get("type") == "user":
-                found.append(entry)
+                ident, parent = entry.get("uuid"), entry.get("parentUuid")
+                if isinstance(ident, str) and not entry.get("isSidechain") and not entry.get("isMeta"):
+                    found.append((ident, parent if isinstance(parent, str) else None))
         position = data.find(_USER, end, limit)

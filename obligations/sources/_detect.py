@@ -3,28 +3,39 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 from typing import Any
 
 from .._vocabulary import TRANSCRIPT_FORMATS, TranscriptFormat
 from ..errors import NotATranscript
+from ._entry_types import COPILOT_NAMESPACES, PI_TYPES
 from ._lines import read_lines
 
 FORMATS = TRANSCRIPT_FORMATS
-"""``claude-code``, ``codex`` and ``pi``."""
+"""The formats the readers know (``TranscriptFormat``)."""
 
 _SNIFF_LINES = 20
 _SNIFF_LINE_BYTES = 16 * 1024 * 1024
 _HEAD_BYTES = 8192
 _CODEX_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted",
                           "session_state"})
-_CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation"})
+_CLAUDE_ONLY_TYPES = frozenset({"file-history-snapshot", "queue-operation", "summary", "progress", "attachment",
+                                "last-prompt", "ai-title", "custom-title", "agent-name", "permission-mode", "pr-link",
+                                "worktree-state"})
 _CLAUDE_KEYS = ("parentUuid", "sessionId", "leafUuid")
+_PI_ONLY_ROLES = frozenset({"toolResult", "bashExecution", "branchSummary", "compactionSummary", "hookMessage"})
+
+_GEMINI_MESSAGES = frozenset({"user", "gemini", "info", "error", "warning"})
+_GEMINI_DOCUMENT = re.compile(rb'\A(?:\xef\xbb\xbf)?\s*\{\s*"(?:sessionId|projectHash)"\s*:')
+
+Judgement = TranscriptFormat | tuple[TranscriptFormat, ...] | None
+"""What one entry says of its file: a format, the formats it could belong to, or nothing."""
 
 
 def detect_format(path: str | os.PathLike[str]) -> TranscriptFormat | None:
-    """``claude-code``, ``codex`` or ``pi`` from the first lines of ``path``; ``None`` otherwise."""
+    """The format of ``path`` judged from its first lines (``TranscriptFormat``); ``None`` otherwise."""
     try:
         return sniff(Path(path))
     except NotATranscript:
@@ -51,6 +62,8 @@ def sniff(path: Path) -> TranscriptFormat:
         raise NotATranscript(path, "the file is empty")
     if b"\x00" in head:
         raise NotATranscript(path, "it holds binary data, not text")
+    if _GEMINI_DOCUMENT.match(head) and b'"projectHash"' in head:
+        return "gemini"  # the first era of Gemini CLI's sessions: one JSON document, written whole
     if head.lstrip().split(b"\n", 1)[0].strip() in (b"{", b"["):
         raise NotATranscript(path, "it looks like one JSON document spread over lines, not JSON Lines")
     return _from_lines(path)
@@ -59,6 +72,7 @@ def sniff(path: Path) -> TranscriptFormat:
 def _from_lines(path: Path) -> TranscriptFormat:
     seen = texts = objects = 0
     hint: str | None = None
+    could: tuple[TranscriptFormat, ...] = ()
     try:
         for line in read_lines(path, _SNIFF_LINE_BYTES):
             if line.entry is None and line.problem is None:
@@ -68,9 +82,10 @@ def _from_lines(path: Path) -> TranscriptFormat:
                 texts += 1
             if line.entry is not None:
                 objects += 1
-                found = format_of(line.entry)
-                if found is not None:
+                found = judge(line.entry)
+                if isinstance(found, str):
                     return found
+                could = could or found or ()
                 hint = hint or _hint(line.entry)
             if seen >= _SNIFF_LINES:
                 break
@@ -82,23 +97,48 @@ def _from_lines(path: Path) -> TranscriptFormat:
         raise NotATranscript(path, "it is not UTF-8 text")
     if not objects:
         raise NotATranscript(path, "it is not JSON Lines (no line among the first is a JSON object)")
+    if could:
+        raise NotATranscript(path, f"its first entries could be {' or '.join(could)} entries, and none says which")
     raise NotATranscript(path, hint or "its lines are JSON objects, but of no transcript shape known here")
 
 
 def format_of(entry: dict[str, Any]) -> TranscriptFormat | None:
     """The format one entry belongs to, when it says so unambiguously."""
+    found = judge(entry)
+    return found if isinstance(found, str) else None
+
+
+def judge(entry: dict[str, Any]) -> Judgement:
+    """The format ``entry`` belongs to; the formats it could belong to when its shape is shared (a
+    Claude Code envelope, a Pi or Droid message); ``None`` when it is no host's."""
     kind = entry.get("type")
     if not isinstance(kind, str):
         kind = None  # only a string names a kind (and a list or an object cannot be looked up)
     if kind in _CODEX_TYPES and isinstance(entry.get("payload"), dict):
         return "codex"
+    if _gemini(entry, kind):
+        return "gemini"
     if any(key in entry for key in _CLAUDE_KEYS) or kind in _CLAUDE_ONLY_TYPES:
         return "claude-code"
+    if kind is not None and kind.split(".", 1)[0] in COPILOT_NAMESPACES and "." in kind \
+            and isinstance(entry.get("data"), dict) and "id" in entry:
+        return "copilot"
     if kind == "session" and ("version" in entry or "cwd" in entry):
         return "pi"
-    if isinstance(kind, str) and "id" in entry and "parentId" in entry:
+    if kind in PI_TYPES and "id" in entry and "parentId" in entry:
         return "pi"
     return None
+
+
+def _gemini(entry: dict[str, Any], kind: str | None) -> bool:
+    """A Gemini CLI record: its metadata line, a ``$set`` or ``$rewindTo`` record, or a message (``id``,
+    ``type`` and ``content``, with none of the Claude Code or Pi envelope's parent fields)."""
+    if isinstance(entry.get("projectHash"), str) and "sessionId" in entry:
+        return True
+    if isinstance(entry.get("$set"), dict) or isinstance(entry.get("$rewindTo"), str):
+        return True
+    return kind in _GEMINI_MESSAGES and "id" in entry and "content" in entry \
+        and not any(key in entry for key in ("parentId", "parentUuid", "uuid", "message"))
 
 
 def file_kind(mode: int) -> str:

@@ -69,14 +69,12 @@ from ._common import (
     text_of,
     thinking_of,
 )
+from ._entry_types import PI_TYPES
 from ._lines import parse_line, raw_lines
 from ._replay import replay
 from ._report import TranscriptReport
 
-KNOWN_TYPES = frozenset({
-    "session", "message", "model_change", "thinking_level_change", "compaction", "branch_summary", "custom",
-    "custom_message", "label", "session_info", "usage", "context_edit", "context_transform", "ephemeral",
-})
+KNOWN_TYPES = PI_TYPES
 KNOWN_ROLES = frozenset({"user", "assistant", "toolResult", "bashExecution", "custom", "hookMessage", "branchSummary",
                          "compactionSummary", "system"})
 PI_SHELL_TOOLS = frozenset({"bash"})

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from .._events._agent_spawned import AgentSpawned
 from .._events._tool_dispatched import ToolDispatched
 from .._events._union import EVENT_CLASSES, Event
-from ..errors import MalformedEntry
+from ..errors import MalformedEntry, NotATranscript
 from ._lines import Line, parse_line, raw_lines, too_long
 from ._report import TranscriptReport
 
@@ -43,12 +43,14 @@ Select = Callable[[int, dict[str, Any]], bool]
 
 
 def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select | None = None,
-           last_line: int | None = None) -> Iterator[Event]:
+           last_line: int | None = None, once: str | None = None) -> Iterator[Event]:
     """Stream ``path`` through ``reader``. ``select`` says which entries to replay (the others are
-    counted as abandoned); lines after ``last_line`` are not read."""
+    counted as abandoned); lines after ``last_line`` are not read. With ``once`` (the name of the
+    entries' id field), an entry written again is read once (see :func:`written_before`)."""
     # One loop over the raw lines, not a generator of parsed ones: a transcript has tens of
     # thousands of lines, most making no event, and each layer of generator costs on every one.
     read = reader.entry
+    seen: set[int] = set()
     try:
         for number, raw in raw_lines(path):
             if last_line is not None and number > last_line:
@@ -68,9 +70,13 @@ def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select 
                         report.skip(number, line.problem)
                         reader.gap(number)
                     continue
+            if once is not None and written_before(entry, once, seen):
+                report.duplicates += 1
+                continue
             if select is not None and not select(number, entry):
                 report.abandoned += 1
                 continue
+            report.entries += 1
             try:
                 events = read(number, entry)
             except MALFORMED as error:
@@ -87,6 +93,25 @@ def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select 
         report.complete = True
     except OSError as error:
         report.error = f"reading stopped after line {report.lines}: {error.strerror or error}"
+        return
+    if report.entries and not report.understood:
+        raise NotATranscript(path, report.nothing_understood())
+
+
+def written_before(entry: dict[str, Any], field: str, seen: set[int]) -> bool:
+    """Whether ``entry`` is one already read: the same id and the same time. Hosts write an entry
+    again when a session is reopened or fed back to them, unchanged but for ambient fields (its
+    ``cwd``, ``gitBranch``, ``version``, even its ``parentUuid``); a new entry always has a new
+    id. Only a hash of the id and time of each entry is kept, never the entry."""
+    ident = entry.get(field)
+    if type(ident) is not str:
+        return False
+    time = entry.get("timestamp")
+    key = hash((ident, time if type(time) is str else None))
+    if key in seen:
+        return True
+    seen.add(key)
+    return False
 
 
 def counted(events: Iterable[Event], report: TranscriptReport) -> Iterator[Event]:

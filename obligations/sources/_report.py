@@ -21,13 +21,17 @@ class TranscriptReport:
     path: str
     """The file read."""
     format: TranscriptFormat
-    """``claude-code``, ``codex`` or ``pi``."""
+    """The host whose format it is (``TranscriptFormat``)."""
     lines: int = 0
     """Physical lines read (blank ones included)."""
     events: int = 0
     """Events produced."""
     tool_calls: int = 0
     """Tool calls dispatched (``ToolDispatched`` events)."""
+    entries: int = 0
+    """Entries handed to the reader (not skipped, duplicate or abandoned)."""
+    duplicates: int = 0
+    """Entries written again by the host (the same id and time), read once."""
     skipped_count: int = 0
     """Lines skipped as corrupt, truncated or malformed."""
     skipped: list[tuple[int, str]] = field(default_factory=list)
@@ -65,6 +69,18 @@ class TranscriptReport:
         """Entries of unknown types, in all."""
         return sum(self.unknown_types.values())
 
+    @property
+    def understood(self) -> int:
+        """Entries the reader knew (those of known types)."""
+        return max(self.entries - self.unknown_count, 0)
+
+    def nothing_understood(self) -> str:
+        """Why a file none of whose entries the reader knew is no transcript of its format."""
+        kinds = sorted(self.unknown_types, key=lambda kind: -self.unknown_types[kind])
+        shown = ", ".join(kinds[:5]) + (", …" if len(kinds) > 5 else "")
+        return (f"none of its {self.entries} entries is of a kind the {self.format} reader knows "
+                f"(their types: {shown})")
+
     def unanswered(self, call_ids: list[str]) -> None:
         """Record the calls left without any result when the file ends."""
         self.unanswered_calls = len(call_ids)
@@ -91,6 +107,8 @@ class TranscriptReport:
             parts.append(f"{self.skipped_count} skipped (line {where}{more})")
         if self.unknown_types:
             parts.append(f"{self.unknown_count} entries of unknown types ignored")
+        if self.duplicates:
+            parts.append(f"{self.duplicates} entries written twice, read once")
         if self.abandoned:
             parts.append(f"{self.abandoned} entries on abandoned branches")
         if self.never_ran:
@@ -105,7 +123,8 @@ class TranscriptReport:
         """Plain JSON."""
         return {
             "path": self.path, "format": self.format, "lines": self.lines, "events": self.events,
-            "tool_calls": self.tool_calls, "skipped_count": self.skipped_count,
+            "tool_calls": self.tool_calls, "entries": self.entries,
+            "duplicates": self.duplicates, "skipped_count": self.skipped_count,
             "skipped": [{"line": line, "reason": reason} for line, reason in self.skipped],
             "unknown_types": dict(self.unknown_types), "exit_codes": self.exit_codes,
             "no_exit_code": self.no_exit_code, "unfinished_calls": self.unfinished_calls,

@@ -22,7 +22,7 @@ class Transcript:
         self.path = Path(path)
         """The file."""
         self.format: TranscriptFormat = format
-        """``claude-code``, ``codex`` or ``pi``."""
+        """The host whose format it is (``TranscriptFormat``)."""
         self.report = TranscriptReport(str(self.path), format)
         """What reading found; complete once ``events()`` has been consumed to its end."""
 
@@ -39,12 +39,22 @@ class Transcript:
             from ._claude_branch import plan
             from ._replay import replay
 
-            return replay(self.path, report, ClaudeReader(self.path, report), plan(self.path))
+            return replay(self.path, report, ClaudeReader(self.path, report), plan(self.path), once="uuid")
         if self.format == "codex":
             from ._codex import CodexReader
             from ._replay import replay
 
             return replay(self.path, report, CodexReader(self.path, report))
+        if self.format == "copilot":
+            from . import _copilot
+            from ._replay import replay
+
+            reader = _copilot.CopilotReader(self.path, report)
+            return replay(self.path, report, reader, _copilot.plan(self.path), once="id")
+        if self.format == "gemini":
+            from . import _gemini
+
+            return _gemini.read(self.path, report)
         from . import _pi
 
         return _pi.read(self.path, report)

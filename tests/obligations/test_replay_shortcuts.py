@@ -114,7 +114,7 @@ def test_the_prompts_found_do_not_depend_on_the_read_chunk(rows: list[tuple[str,
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(_claude_branch, "_CHUNK", chunk)
             assert _claude_branch._prompts(path) == whole
-    expected = [entry for entry in (json.loads(line) for line in lines if line)
+    expected = [(entry["uuid"], entry["parentUuid"]) for entry in (json.loads(line) for line in lines if line)
                 if entry["type"] == "user" and isinstance(entry["message"]["content"], str)]
     assert whole == expected
 

@@ -197,7 +197,7 @@ def test_claude_compaction_boundary_and_summary_are_one_event(tmp_path: Path) ->
         claude("user", "go"), boundary,
         claude("user", "This session is being continued from a previous conversation. Summary: …",
                isCompactSummary=True, isVisibleInTranscriptOnly=True),
-        claude("user", "next"), boundary,
+        claude("user", "next"), boundary | {"uuid": "b2"},
     ])
     events = read(path)
     compactions = [event for event in events if isinstance(event, Compaction)]

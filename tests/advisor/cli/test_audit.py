@@ -59,7 +59,7 @@ def test_audit_of_a_directory_skips_what_is_not_a_transcript(tmp_path: Path) -> 
     assert done.returncode == 1
     assert "2 file(s) or folder(s) skipped; 1 with unresolved" in out
     assert "2 session(s) audited under policy seed" in out
-    assert "empty.jsonl: not a Claude Code, Codex or Pi transcript: the file is empty" in out
+    assert "empty.jsonl: not a session transcript of a host witness reads: the file is empty" in out
 
 
 def test_parallel_and_serial_audits_agree(tmp_path: Path) -> None:
@@ -111,7 +111,7 @@ def test_audit_names_a_file_that_is_not_a_transcript(tmp_path: Path) -> None:
     bogus.write_bytes(bytes(range(256)) * 4)
     done = witness("audit", str(bogus))
     assert done.returncode == 2
-    assert b"not a Claude Code, Codex or Pi transcript: it holds binary data, not text" in done.stderr
+    assert b"not a session transcript of a host witness reads: it holds binary data, not text" in done.stderr
     assert b"Traceback" not in done.stderr
 
 
@@ -149,3 +149,16 @@ def test_audit_of_a_codex_sub_agents_rollout_names_the_worker_and_exits_1(tmp_pa
     assert done.returncode == 1, done.stderr
     assert "OPEN: `npm run build` (build) in /repo (by worker worker-1)" in out
     assert "failed 4x" in out and "no checks failed" not in out
+
+
+def test_audit_refuses_a_file_no_reader_understands(tmp_path: Path) -> None:
+    """An event log of no known host (dotted types with ids and parents, once taken for Pi) is refused with the
+    reason and exit 2, never reported as a clean session of 0 tool calls."""
+    path = tmp_path / "events.jsonl"
+    path.write_text("".join(json.dumps({"type": f"thing.{kind}", "data": {}, "id": str(n), "parentId": None}) + "\n"
+                            for n, kind in enumerate(["started", "happened", "ended"])))
+    done = witness("audit", str(path))
+    assert done.returncode == 2 and done.stdout == b""
+    err = done.stderr.decode()
+    assert "events.jsonl: not a session transcript of a host witness reads: its lines are JSON objects" in err
+    assert "nothing audited (no file read was a transcript); this is not an all-clear" in err

@@ -75,8 +75,8 @@ def test_streams_are_audited(tmp_path: Path, script: str) -> None:
 
 @pytest.mark.parametrize(("script", "reason"), [
     ('"$W" audit /dev/zero', "/dev/zero: a character device, not a transcript file or stream"),
-    ('yes | "$W" audit -', "standard input: not a Claude Code, Codex or Pi transcript"),
-    ('"$W" audit <(yes)', "not a Claude Code, Codex or Pi transcript: it is not JSON Lines"),
+    ('yes | "$W" audit -', "standard input: not a session transcript of a host witness reads"),
+    ('"$W" audit <(yes)', "not a session transcript of a host witness reads: it is not JSON Lines"),
 ])
 def test_what_cannot_be_a_transcript_is_named_for_what_it_is(tmp_path: Path, script: str, reason: str) -> None:
     """A device, or an endless stream that is not JSON Lines, is refused with the real reason (not "no such

@@ -57,11 +57,11 @@ def report_of(name: str) -> str:
 
 
 def test_every_real_session_is_read_whole() -> None:
-    """All fifteen sessions are read in their own formats, with no line skipped."""
+    """All sixteen sessions are read in their own formats, with no line skipped."""
     document = _document()
-    assert document["summary"]["sessions"] == 15
+    assert document["summary"]["sessions"] == 16
     formats = sorted(s["format"] for s in document["sessions"])
-    assert formats == ["claude-code"] * 6 + ["codex"] * 6 + ["pi"] * 3
+    assert formats == ["claude-code"] * 6 + ["codex"] * 6 + ["copilot"] + ["pi"] * 3
     assert all(s["skipped_lines"] == 0 and s["read_error"] is None for s in document["sessions"])
 
 
@@ -241,3 +241,12 @@ def test_sessions_without_a_failing_check_report_none(name: str) -> None:
     found = session(name)
     assert (found["open"], found["earlier"], found["resolved"]) == ([], [], [])
     assert "no checks failed in this session" in report_of(f"{name}.jsonl")
+
+
+def test_copilot_every_check_passes_and_is_read_with_its_exit_code() -> None:
+    """azure-dev (Copilot CLI 1.0.72-1): 108 tool calls, the 19 `bash` results each ending `<shellId: … completed
+    with exit code 0>`; every check (`go test … -run`, `GOOS=windows go test -c`, `golangci-lint run`) passes."""
+    found = session("azure-dev")
+    assert found["format"] == "copilot" and found["tool_calls"] == 108 and found["without_exit_code"] == 0
+    assert found["open"] == [] and found["earlier"] == [] and found["resolved"] == []
+    assert "(copilot, 634 lines, 108 tool calls)" in report_of("azure-dev--45f1a36c.jsonl")

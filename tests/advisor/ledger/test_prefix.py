@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from advisor.ledger import Ledger, LedgerSettings
-from obligations import Compaction, Event, UserMessage, redact
+from obligations import Compaction, Event, TranscriptFormat, UserMessage, redact
 from obligations.sources import open_transcript
 from tests.support.transcripts import HOSTS, Action, Ask, Call, Host, Step, User, sessions, write
 
@@ -103,7 +103,7 @@ def test_a_ledger_kept_across_consultations_equals_a_fresh_one(host: Host, actio
         assert kept.prompt(question="now?") == fresh.prompt(question="now?")
 
 
-def requests_along(events: list[Event], host: Host, every: int) -> list[tuple[int, list[str]]]:
+def requests_along(events: list[Event], host: TranscriptFormat, every: int) -> list[tuple[int, list[str]]]:
     """The requests a kept ledger gives every ``every`` events and at the end, with the compactions before each."""
     ledger = Ledger(host=host, settings=UNTRIMMED)
     along = []
