@@ -2,7 +2,7 @@
 
 The consultation path redacts twice: each event as a ``Ledger`` takes it (``obligations.redact_event``:
 every text it carries, whole), and the prompt as ``consult`` starts (``AdvisorPrompt.redacted``, which
-finds the ledger's prompt clean). Over the fifteen real sessions in ``tests/fixtures/transcripts/real``
+finds the ledger's prompt clean). Over the real sessions in ``tests/fixtures/transcripts/real``
 this script times, best of ``--repeat`` runs:
 
 - **redactor**: ``redact_event`` over every event of each session, and ``redacted()`` over the prompt a

@@ -182,7 +182,7 @@ def test_go_inline_flags_keep_their_scope() -> None:
 
 @pytest.mark.slow
 def test_the_real_sessions_lose_only_their_test_codes_fake_credentials() -> None:
-    """On the fifteen real sessions the redactor takes out exactly the credentials their projects' own tests
+    """On the real sessions the redactor takes out exactly the credentials their projects' own tests
     write (a mock PEM header, a webhook secret, a bearer token): no code, hash, URL or word of the user's."""
     found = {(r.session, r.kind, r.secret) for path in real_sessions() for r in session_redactions(path)}
     assert found == {("preloop--01a0169f.jsonl", "private-key", "-----BEGIN RSA PRIVATE KEY-----"),

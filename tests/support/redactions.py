@@ -14,7 +14,7 @@ from obligations.sources import open_transcript
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / "tests" / "fixtures" / "transcripts" / "real"
-"""The fifteen real sessions shipped with the tests."""
+"""The real sessions shipped with the tests."""
 _MARKER = re.compile(r"\[REDACTED:([\w.-]+)\]")
 
 
