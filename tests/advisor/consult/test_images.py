@@ -12,15 +12,16 @@ from pathlib import Path
 import pytest
 
 from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Investigation, consult
-from advisor.models import ModelConfig, UserMessage, make_model
+from advisor.models import ModelConfig, Provider, UserMessage, make_model
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply, ToolCall
 
-PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==")
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJ"
+                       "RU5ErkJggg==")
 """A 1×1 PNG."""
 
 
-def _consult(tmp_path: Path, server: ModelServer, provider: str) -> ConsultationLog:
+def _consult(tmp_path: Path, server: ModelServer, provider: Provider) -> ConsultationLog:
     (tmp_path / "shot.png").write_bytes(PNG)
     server.enqueue(Reply(tool_calls=[ToolCall("read", {"path": "shot.png"})]), Reply(text="Severity: none\nFine."))
     url = server.openai_base_url if provider == "openai" else server.anthropic_base_url
@@ -42,7 +43,7 @@ def _consult(tmp_path: Path, server: ModelServer, provider: str) -> Consultation
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_a_read_image_reaches_the_model_as_an_image(tmp_path: Path, model_server: ModelServer,
-                                                    provider: str) -> None:
+                                                    provider: Provider) -> None:
     """The second request carries the PNG's bytes as the provider's image part; the log keeps its size and
     digest, not its bytes."""
     book = _consult(tmp_path, model_server, provider)
