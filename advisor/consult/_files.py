@@ -113,7 +113,7 @@ def read_regular(path: Path, *, limit: int, links: LinkIndex, shown: str) -> byt
             os.close(descriptor)
 
 
-def read_small(path: Path, limit: int) -> bytes | None:
+def read_small(path: Path | str, limit: int) -> bytes | None:
     """The bytes of a small regular file, following links (a ``.gitignore``): ``None`` when it is missing,
     larger than ``limit`` or not a regular file — never a wait on a pipe."""
     try:

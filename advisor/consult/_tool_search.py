@@ -12,6 +12,7 @@ skipped and counted).
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -92,38 +93,58 @@ def grep(workspace: Workspace, args: GrepArgs, clean: Callable[[str], str] = red
     start = _start(workspace, args.path)
     deadline = time.monotonic() + SEARCH_SECONDS
     walk = Walk(workspace, start, WALK)
-    files = [start] if start.is_file() else (
-        path for path, is_dir in walk if not is_dir and (wanted is None or wanted(path.relative_to(start).as_posix())))
+    names = [workspace.relative(start)] if start.is_file() else (
+        relative for relative, is_dir in walk if not is_dir and (wanted is None or wanted(walk.below_start(relative))))
     hits: list[str] = []
     skipped = 0
-    for path in files:
-        name = workspace.relative(path)
+    for name in names:
         try:
-            data = workspace.read(path.resolve(), limit=_LARGEST, shown=name)
+            data = workspace.read(Path(os.path.realpath(workspace.root / name)), limit=_LARGEST, shown=name)
         except (ToolFailure, OSError):
             skipped += 1
             continue
-        if b"\x00" in data[:8192]:
-            continue
-        for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
-            if _search(compiled, line, deadline):
-                line = clean(line)
-                text = line if len(line) <= _LINE_CHARS else line[:_LINE_CHARS] + "…"
-                hits.append(f"{name}:{number}: {text}")
-                if len(hits) >= MAX_MATCHES:
-                    return "\n".join(hits) + f"\n[stopped at {MAX_MATCHES} matches; narrow the pattern or the path]"
+        found = _hits(compiled, name, data, deadline, clean)
+        if found is None and not hits:
+            raise ToolFailure(f"the search took longer than {SEARCH_SECONDS:g}s (the pattern, or the files it ran "
+                              "on); narrow it or the path")
+        if found is None:
+            walk.stopped = f"{SEARCH_SECONDS:g} seconds"
+            break
+        hits += found
+        if len(hits) >= MAX_MATCHES:
+            return "\n".join(hits[:MAX_MATCHES]) + f"\n[stopped at {MAX_MATCHES} matches; narrow the pattern or path]"
     note = f"\n[{skipped} file(s) not read: too large, hard-linked or not regular files]" if skipped else ""
     return ("\n".join(hits) if hits else "(no matches)") + note + _cut(walk)
 
 
-def _search(compiled: regex.Pattern[str], line: str, deadline: float) -> bool:
+def _hits(compiled: regex.Pattern[str], name: str, data: bytes, deadline: float,
+          clean: Callable[[str], str]) -> list[str] | None:
+    """``name:line: text`` for each matching line of a file (none for a binary one), at most
+    :data:`MAX_MATCHES`; ``None`` when the search's time ran out."""
+    if b"\x00" in data[:8192]:
+        return []
+    hits: list[str] = []
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
+        found = _search(compiled, line, deadline)
+        if found is None:
+            return None
+        if found:
+            shown = clean(line)
+            hits.append(f"{name}:{number}: {shown if len(shown) <= _LINE_CHARS else shown[:_LINE_CHARS] + '…'}")
+            if len(hits) >= MAX_MATCHES:
+                break
+    return hits
+
+
+def _search(compiled: regex.Pattern[str], line: str, deadline: float) -> bool | None:
+    """Whether the line matches (``None``: the search's time is up, on this line or before it)."""
     remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
     try:
-        if remaining <= 0:
-            raise TimeoutError
         return compiled.search(line, timeout=remaining) is not None
     except TimeoutError:
-        raise ToolFailure(f"the pattern took longer than {SEARCH_SECONDS:.0f}s; narrow it or the path") from None
+        return None
 
 
 def find(workspace: Workspace, args: FindArgs) -> str:
@@ -134,9 +155,9 @@ def find(workspace: Workspace, args: FindArgs) -> str:
         raise ToolFailure(f"{args.path} is a file: find searches a directory")
     walk = Walk(workspace, start, WALK)
     found: list[str] = []
-    for path, is_dir in walk:
-        if wanted(path.relative_to(start).as_posix()):
-            found.append(workspace.relative(path) + ("/" if is_dir else ""))
+    for relative, is_dir in walk:
+        if wanted(walk.below_start(relative)):
+            found.append(relative + ("/" if is_dir else ""))
             if len(found) >= MAX_FOUND:
                 return "\n".join(found) + f"\n[stopped at {MAX_FOUND} paths; narrow the pattern or the path]"
     return ("\n".join(found) if found else "(nothing matches)") + _cut(walk)
