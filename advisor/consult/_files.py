@@ -85,7 +85,7 @@ class LinkIndex:
         return self._complete and len(found) == info.st_nlink and not any(self._denied(name) for name in found)
 
 
-def read_regular(path: Path, *, limit: int, links: LinkIndex, shown: str) -> bytes:
+def read_regular(path: Path | str, *, limit: int, links: LinkIndex, shown: str) -> bytes:
     """The bytes of the regular file at ``path`` (resolved already), at most ``limit`` of them;
     :class:`ToolFailure` naming ``shown`` for anything else (see the table above)."""
     try:
@@ -107,7 +107,8 @@ def read_regular(path: Path, *, limit: int, links: LinkIndex, shown: str) -> byt
         os.set_blocking(descriptor, True)
         with os.fdopen(descriptor, "rb", closefd=True) as handle:
             descriptor = -1
-            return handle.read(limit + 1)[:limit]
+            # As much as it holds and one byte more (it may be growing), never a buffer of ``limit`` bytes.
+            return handle.read(min(info.st_size, limit) + 1)[:limit]
     finally:
         if descriptor >= 0:
             os.close(descriptor)

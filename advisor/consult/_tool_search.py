@@ -97,9 +97,13 @@ def grep(workspace: Workspace, args: GrepArgs, clean: Callable[[str], str] = red
         relative for relative, is_dir in walk if not is_dir and (wanted is None or wanted(walk.below_start(relative))))
     hits: list[str] = []
     skipped = 0
+    root = str(workspace.root)
     for name in names:
+        target = os.path.join(root, name)
         try:
-            data = workspace.read(Path(os.path.realpath(workspace.root / name)), limit=_LARGEST, shown=name)
+            # A walked name is a path without links but, perhaps, its last step (a link the walk let in).
+            data = workspace.read(os.path.realpath(target) if os.path.islink(target) else target, limit=_LARGEST,
+                                  shown=name)
         except (ToolFailure, OSError):
             skipped += 1
             continue

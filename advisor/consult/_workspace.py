@@ -112,7 +112,7 @@ class Workspace:
             raise ToolFailure(f"Path is denied to the advisor by policy: {given}")
         return real
 
-    def read(self, path: Path, *, limit: int, shown: str) -> bytes:
+    def read(self, path: Path | str, *, limit: int, shown: str) -> bytes:
         """The bytes of a resolved path's file (at most ``limit``), read only when it is a regular file
         whose every name is in the workspace and allowed; :class:`ToolFailure` naming ``shown`` else."""
         return read_regular(path, limit=limit, links=self._links, shown=shown)
