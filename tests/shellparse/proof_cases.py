@@ -72,7 +72,8 @@ CASES: list[Case] = [
         "trap 'printf -v rc 0' CHLD; pytest; rc=$?; ls >/dev/null; exit $rc",
         "trap 'true \"${a[rc=0]}\"' DEBUG; pytest; rc=$?; exit $rc",
         "trap 'printf %s \"$((rc=0))\"' DEBUG; pytest || rc=$?; exit ${rc:-0}",
-        "x=abc; trap 'echo ${x:rc=0}' DEBUG; pytest; rc=$?; exit $rc", "trap -- 'printf -v rc 0' DEBUG\npytest\nrc=$?\nexit $rc",
+        "x=abc; trap 'echo ${x:rc=0}' DEBUG; pytest; rc=$?; exit $rc",
+        "trap -- 'printf -v rc 0' DEBUG\npytest\nrc=$?\nexit $rc",
         "trap 'read rc <<< 0' DEBUG; pytest; rc=$?; exit $rc",
     ), honest=(
         "trap 'echo done >> log.txt' EXIT; pytest", "trap 'printf \"%s\\n\" finished > status.txt' EXIT; pytest",
@@ -91,7 +92,8 @@ CASES: list[Case] = [
         "read -r PS4 <<< '+$((rc=0))'; set -x; pytest; rc=$?; echo x; exit $rc",
         "set -x; pytest; rc=$?; PS4='+$((rc=0))'; echo x; exit $rc",
     ), honest=(
-        "set -x; pytest; rc=$?; echo x; exit $rc", "set -x; pytest", "PS4='+ '; set -x; pytest; rc=$?; echo x; exit $rc",
+        "set -x; pytest; rc=$?; echo x; exit $rc", "set -x; pytest",
+        "PS4='+ '; set -x; pytest; rc=$?; echo x; exit $rc",
         "PS4='+ ${LINENO}: '; set -x; pytest; rc=$?; echo done; exit $rc", "set -euxo pipefail; pytest | tee log.txt",
         "bash -xc 'pytest; rc=$?; echo x; exit $rc'", "set -o xtrace; pytest && echo ok",
     )),
@@ -213,7 +215,8 @@ CASES: list[Case] = [
         "printf 'test:\\n\\t@true\\n' > Makefile; make test", "printf 'test:\\n\\t@true\\n' > GNUmakefile && make test",
         "MAKEFLAGS=-i make test", "export MAKEFLAGS=i; make test lint",
         "printf '{\"scripts\":{\"test\":\"true\"}}\\n' > package.json && npm test",
-    ), honest=("make test", "make -s test", "printf 'x\\n' > notes.txt; make test", "export MAKEFLAGS=k; make test lint"),
+    ), honest=("make test", "make -s test", "printf 'x\\n' > notes.txt; make test",
+               "export MAKEFLAGS=k; make test lint"),
         program="make", files=_MAKEFILE + _PACKAGE_TEST, real=("make", "npm")),
     # Options that force success, per family (real tools).
     *_group("forced-success", fakes=(

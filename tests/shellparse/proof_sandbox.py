@@ -128,11 +128,13 @@ def main() -> None:
         rows = tally(Path(base), cases, options.jobs)
     if options.json:
         Path(options.json).write_text("\n".join(json.dumps(row) for row in rows) + "\n", encoding="utf-8")
-    print(summary(rows))
+    lines = [summary(rows)]
     for row in rows:
         wrong = (row["bash"] == "fakes" and row["seed"]) or (row["bash"] == "follows" and not row["seed"])
         if wrong:
-            print(f"  {'FALSE WITNESS' if row['seed'] else 'honest refusal':<14} {row['masks']} {row['command']!r}")
+            kind = "FALSE WITNESS" if row["seed"] else "honest refusal"
+            lines.append(f"  {kind:<14} {row['masks']} {row['command']!r}")
+    sys.stdout.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
