@@ -312,19 +312,29 @@ def print_worst_commands(name: str, timed: list[Timed], count: int) -> None:
         print(f"  {item.analyze / item.parse:6.1f}x  {item.analyze:8.1f} µs  [{item.case.shell}] {text}")
 
 
-def chain(length: int, op: str) -> str:
-    return f" {op} ".join([*(f"echo step{number}" for number in range(length - 1)), "npm test"])
+CHAIN_LENGTHS = (100, 500, 1_000, 2_000, 4_000, 6_000)
+CHAIN_OPERATORS = ("&&", "||", ";", "\n")
+TARGET_CHAIN_GROWTH = 1.2
+"""How much faster than linear a chain's time may grow from the shortest to the longest row."""
+
+
+def chain(checks: int, op: str) -> str:
+    """``checks`` checks joined by ``op`` and a last ``true``: `pytest && pytest && … && true`."""
+    return (f" {op} " if op != "\n" else op).join(["pytest"] * checks + ["true"])
 
 
 def print_chains(rounds: int) -> None:
-    lengths = (100, 500, 1000, 2000)
-    print(f"\nlong lists: analyze of N commands joined by `&&` / `||` (the last one a check); "
-          f"linear growth from {lengths[0]} to {lengths[-1]} is {lengths[-1] // lengths[0]}x")
-    for op in ("&&", "||"):
-        commands = [chain(length, op) for length in lengths]
-        times = [best_of(max(1, rounds // 2), shellparse.analyze, command, cache=False) for command in commands]
-        cells = "  ".join(f"{length:>5}: {us / 1000:7.2f} ms" for length, us in zip(lengths, times, strict=True))
-        print(f"  {op:<2}  {cells}   growth {times[-1] / times[0]:5.1f}x")
+    first, last = CHAIN_LENGTHS[0], CHAIN_LENGTHS[-1]
+    print(f"\nlong chains: analyze of N checks joined by an operator, then `true` (`pytest && … && true`); "
+          f"linear growth from {first} to {last} is {last // first}x, the target at most "
+          f"{TARGET_CHAIN_GROWTH:.1f}x that")
+    for op in CHAIN_OPERATORS:
+        times = [best_of(max(1, rounds // 2), shellparse.analyze, chain(length, op), cache=False)
+                 for length in CHAIN_LENGTHS]
+        cells = "  ".join(f"{length:>5}: {us / 1000:8.2f} ms" for length, us in zip(CHAIN_LENGTHS, times, strict=True))
+        growth = times[-1] / times[0] / (last / first)
+        flag = "  over target" if growth > TARGET_CHAIN_GROWTH else ""
+        print(f"  {op.replace(chr(10), 'newline'):<7} {cells}   growth {growth:4.2f}x linear{flag}")
 
 
 def process_ratio(runs: int) -> tuple[float, float, float]:

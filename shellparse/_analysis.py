@@ -18,14 +18,15 @@ from ._families import mentions
 from ._findings import RANK, Finding, mark_repeated
 from ._identify import Identified, identify
 from ._identity import digest, identity_text
-from ._model import Command, Opaque, Script, Span, Statement, Word
+from ._model import Command, Opaque, Script, Span, Word
 from ._offsets import OffsetMap
 from ._paths import Path, single_path
-from ._position import Before, Consumer, consumer_of, place
+from ._position import Before, Consumer, Lists, consumer_of, place
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
 from ._selection import selection
 from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
+from ._status import always_succeeds
 from ._stdin import stdin_script
 from ._surroundings import INHERITED, STARTUP_FILES, consumed, inherited, redefined, spliced, waited
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
@@ -59,6 +60,16 @@ class Where(NamedTuple):
 HERE = Where()
 ELSEWHERE = Where(here=False)
 _CALLS = 64  # function calls followed per analysis: a bound on `f() { g; g; }; g() { h; h; }; …`
+WORK_PER_CHARACTER = 4
+"""Statements an analysis may visit per character of the command (plus :data:`WORK_BASE`). A
+statement takes two characters at least, and the analysis visits each once, except the bodies of
+called functions (:data:`_CALLS` calls at most): a command that needs more is refused
+(``unreadable``), so that the time and memory of any analysis stay linear in its length."""
+WORK_BASE = 10_000
+
+
+class WorkExhausted(Exception):
+    """The analysis of one command needed more work than its budget (see :data:`WORK_PER_CHARACTER`)."""
 
 
 class Analyzer:
@@ -75,6 +86,15 @@ class Analyzer:
         """Commands (or redirects) seen so far that may change the workspace."""
         self.chains = 0
         """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
+        self.work = 0
+        """Statements visited so far (a statement of a function body once per call)."""
+        self.budget = WORK_BASE + WORK_PER_CHARACTER * len(text)
+
+    def spend(self, statements: int) -> None:
+        """Count ``statements`` more visited; raises :class:`WorkExhausted` past the budget."""
+        self.work += statements
+        if self.work > self.budget:
+            raise WorkExhausted(self.work)
 
     def affect(self, effect: Effect) -> None:
         """Note the effect of one more part of the command line."""
@@ -161,17 +181,22 @@ class Analyzer:
             if len(statement.pipeline.commands) == 1 and statement.op is None and statement.pipeline.negation is None:
                 # A lone command with nothing before, around or after it keeps its own verdict.
                 return self._ended(self.command(statement.pipeline.commands[0], env, shell))
-        ends = _list_ends(statements)
+        self.spend(len(statements))
+        lists = Lists(statements)
+        ends = lists.ends
         findings: list[Finding] = []
         chain, checked, errexit_chain = 0, False, 0
+        start, first_or, ands, may_fail = 0, None, False, False  # the current list, and what came before
         for index, statement in enumerate(statements):
             errexit = env.errexit and not env.errexit_ignored
             if index == 0 or statements[index - 1].op not in ("&&", "||"):
                 self.chains += 1
                 chain, checked = self.chains, checked and errexit
+                start, first_or, ands, may_fail = index, None, False, False
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail, errexit, env.fail_first))
+            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail, errexit, env.fail_first, start,
+                                   first_or, ands, may_fail))
             end = ends[index]
             commands = statement.pipeline.commands
             background = statements[end].op == "&"
@@ -186,7 +211,7 @@ class Analyzer:
             for position, command in enumerate(commands):
                 inner = self.command(command, env, shell, where)
                 if inner:
-                    verdict = place(self, statements, ends, index, position, before=before, shell=shell, env=env,
+                    verdict = place(self, statements, lists, index, position, before=before, shell=shell, env=env,
                                     waited=bool(waits))
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed,
@@ -198,6 +223,11 @@ class Analyzer:
                 self._chained(mine, errexit_chain if errexit else chain, after=checked)
                 checked = True
                 findings.extend(self._ended(mine))
+            if statement.op == "||" and first_or is None:
+                first_or = index
+            elif statement.op == "&&":
+                ands = True
+                may_fail = may_fail or len(commands) != 1 or not always_succeeds(commands[0], env)
             if index < last or shared:
                 update(env, statements, index, end, shell=shell, text=self.text)
         return findings
@@ -245,6 +275,9 @@ class Analyzer:
         elif kind == "group":  # in this shell when alone; in a pipeline or the background, a subshell's
             findings = self.scan_here(body, env if where.here else env.copy(), shell, ignored=where.ignored)
         elif kind == "function":
+            # Defining a function copies the table of functions (a state shares what it has not
+            # changed): counted as work, so that thousands of definitions cannot take quadratic time.
+            self.spend(len(env.functions) // 16)
             findings = self.compound(command, env, shell, merge=False)
         else:
             path = single_path(command, env) if shell == "bash" else None
@@ -543,18 +576,6 @@ def _directory(env: ShellState, unwrapped: Unwrapped, identified: Identified) ->
     moves = unwrapped.directories + identified.directories
     return directory(env.dirs + tuple(word_text(word) for word in moves))
 
-
-def _list_ends(statements: tuple[Statement, ...]) -> list[int]:
-    """For each statement, the index of the last statement of its ``&&``/``||`` list."""
-    if len(statements) == 1:
-        return [0]
-    ends = [0] * len(statements)
-    end = len(statements) - 1
-    for index in range(len(statements) - 1, -1, -1):
-        if statements[index].op not in ("&&", "||"):
-            end = index
-        ends[index] = end
-    return ends
 
 
 def _head_span(command: Command, text: str) -> Span:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from functools import lru_cache
 
-from ._analysis import Analyzer
+from ._analysis import Analyzer, WorkExhausted
 from ._bash import parse_bash
 from ._model import Script, Span
 from ._reasons import message, reason
@@ -80,6 +80,8 @@ def _analyze(command: str, shell: Shell, policy: Policy) -> Analysis:
         gc.disable()
     try:
         return Analyzer(command, shell, policy).run(_parse(command, shell, data))
+    except WorkExhausted:
+        return _unusable(command, shell, policy, _Unusable("work", Span(0, len(command)), length=f"{len(command):,}"))
     finally:
         if pause:
             gc.enable()

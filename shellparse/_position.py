@@ -43,6 +43,38 @@ class Before(NamedTuple):
     """``set -e`` is surely on, where bash applies it."""
     fail_first: Reason | None = None
     """Something that can end the script failing before the check runs."""
+    list_start: int = 0
+    """Where the check's own ``&&``/``||`` list starts."""
+    first_or: int | None = None
+    """The first statement of that list before the check's that an ``||`` follows."""
+    and_before: bool = False
+    """A statement of that list before the check's is followed by ``&&``."""
+    may_fail: bool = False
+    """A statement of that list before the check's, followed by ``&&``, can fail (its status is then reported)."""
+
+
+class Lists:
+    """The ``&&``/``||`` lists of one script, read once (so that judging every check of a long list
+    costs the same as judging one): for each statement, the last statement of its list, and whether
+    an ``||`` follows it or a later statement of its list."""
+
+    __slots__ = ("ends", "or_after")
+
+    def __init__(self, statements: tuple[Statement, ...]):
+        count = len(statements)
+        self.ends = [0] * count
+        """The index of the last statement of each statement's list."""
+        self.or_after = [False] * count
+        """Whether an ``||`` comes after the statement, in its list."""
+        end, ored = count - 1, False
+        for index in range(count - 1, -1, -1):
+            op = statements[index].op
+            if op not in ("&&", "||"):
+                end, ored = index, False
+            elif op == "||":
+                ored = True
+            self.ends[index] = end
+            self.or_after[index] = ored
 
 
 class Verdict:
@@ -77,25 +109,26 @@ class Verdict:
         self.unattributed = True
 
 
-def place(analyzer: "Analyzer", statements: tuple[Statement, ...], ends: list[int], index: int, position: int, *,
+def place(analyzer: "Analyzer", statements: tuple[Statement, ...], lists: Lists, index: int, position: int, *,
           before: Before, shell: Shell, env: ShellState, waited: bool = False) -> Verdict:
-    """The verdict on the check that is command ``position`` of ``statements[index]``; ``ends[i]``
-    is the last statement of the ``&&``/``||`` list statement ``i`` belongs to; ``waited``: a
-    ``wait`` for the check's background job (or coprocess) follows its list."""
+    """The verdict on the check that is command ``position`` of ``statements[index]``; ``lists``
+    says where each statement's ``&&``/``||`` list ends; ``waited``: a ``wait`` for the check's
+    background job (or coprocess) follows its list."""
     verdict = Verdict()
     pipeline = statements[index].pipeline
-    end = ends[index]
+    end = lists.ends[index]
     if pipeline.negation is not None:
         verdict.mask(reason("negated", pipeline.negation))
     if position > 0:
         _piped_into(analyzer, verdict, pipeline, position, shell, maybe_pipefail=before.maybe_pipefail)
-    start = index
-    if index > 0 and statements[index - 1].op in ("&&", "||"):
-        start = _list_before(analyzer, verdict, statements, index, env)
+    start = before.list_start
+    if start < index:
+        _list_before(analyzer, verdict, statements, index, before)
     passed_only = False
     saved = None
     if index < end:
-        passed_only, saved = _list_after(analyzer, verdict, statements, index, end, shell, env)
+        passed_only, saved = _list_after(analyzer, verdict, statements, index, end, shell, env,
+                                         ored=lists.or_after[index])
     elif shell == "bash" and before.errexit and start == index and pipeline.negation is None \
             and statements[end].op != "&" and end + 1 < len(statements):
         passed_only = True  # `set -e`: a failing check ends the script with its own status
@@ -210,26 +243,23 @@ def _piped_out(analyzer: "Analyzer", verdict: Verdict, pipeline: Pipeline, posit
 
 
 def _list_before(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], index: int,
-                 env: ShellState) -> int:
-    """The statements before the check in its own ``&&``/``||`` list; returns where the list starts."""
-    start = index
-    while start > 0 and statements[start - 1].op in ("&&", "||"):
-        start -= 1
-    for earlier in range(start, index):
-        statement = statements[earlier]
+                 before: Before) -> None:
+    """The statements before the check in its own ``&&``/``||`` list: an ``||`` among them masks,
+    ``&&`` keeps (one reason each, for the whole stretch: a long list costs one reason per check)."""
+    start = before.list_start
+    if before.first_or is not None:
+        statement = statements[before.first_or]
         left = Span(statement.pipeline.span.start, _op_end(statement))
-        if statement.op == "||":
-            verdict.mask(reason("or-chain", left, "left", piece=excerpt(analyzer.text, left)))
-        elif statement.op == "&&":
-            verdict.keep(reason("and-before", left, piece=excerpt(analyzer.text, left)))
-            commands = statement.pipeline.commands
-            if len(commands) != 1 or not always_succeeds(commands[0], env):
-                verdict.unattributed = True  # `cd missing && check`: the status is `cd`'s
-    return start
+        verdict.mask(reason("or-chain", left, "left", piece=excerpt(analyzer.text, left)))
+    if before.and_before:
+        left = Span(statements[start].pipeline.span.start, _op_end(statements[index - 1]))
+        verdict.keep(reason("and-before", left, piece=excerpt(analyzer.text, left)))
+    if before.may_fail:
+        verdict.unattributed = True  # `cd missing && check`: the status is `cd`'s
 
 
 def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], index: int, end: int,
-                shell: Shell, env: ShellState) -> tuple[bool, str | None]:
+                shell: Shell, env: ShellState, *, ored: bool) -> tuple[bool, str | None]:
     """The statements after the check in its own ``&&``/``||`` list. Returns whether a failing
     check then ends the script with its own status (``|| exit``: what follows runs only after a
     pass), and the variable the list saves the status in (``rc=0; check || rc=$?``)."""
@@ -254,8 +284,7 @@ def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statem
     else:
         # `check && next`: the rest runs only when the check passed, so a zero status of the list
         # proves it passed (unless an `||` later in the list can produce one without it).
-        all_and = all(statements[number].op == "&&" for number in range(index, end))
-        verdict.mask(reason("post-check-command", after, piece=piece), chain=all_and)
+        verdict.mask(reason("post-check-command", after, piece=piece), chain=not ored)
     return False, None
 
 

@@ -158,6 +158,8 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "nul": "the command contains a NUL byte, which no shell can receive",
         "surrogate": "the command is not valid Unicode (a lone surrogate at character {index})",
         "too-long": "the command is {length} characters long; commands over {limit} characters are not analysed",
+        "work": "the command ({length} characters) needs more work to analyse than any command line of its length "
+                "should (functions called over and over); it is not analysed",
     }),
     "strict-policy": _one("masks", "policy `strict` refuses a reporting pipe outside PowerShell cmdlets",
                           "policy `strict` refuses a reporting pipe outside PowerShell cmdlets"),

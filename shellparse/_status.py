@@ -307,6 +307,7 @@ def refers(args: tuple[Word, ...]) -> bool:
     return False
 
 
+@lru_cache(maxsize=64)
 def _integers(text: str) -> frozenset[str] | None:
     """The names a ``declare -i`` (``typeset``, ``local``) in ``text`` gives the integer attribute;
     ``None`` when one may give it to a name it does not spell out, or to one bash assigns itself
