@@ -17,6 +17,7 @@ from types import MappingProxyType
 from ._builtins import BASH_BUILTINS
 from ._model import Command, Statement, Word
 from ._options import set_changes, shopt_changes
+from ._prelude import activation, assignment_problem, unproven
 from ._patterns import lazy
 from ._reasons import reason
 from ._shellstate import ShellState, excerpt, word_text
@@ -155,6 +156,10 @@ def apply(state: ShellState, command: Command, *, shell: str, text: str, here: b
         _in_this_shell(state, command, head, words[1:], text)
     if head in _ACTING:
         _anywhere(state, command, head, words[1:], text=text, after_or=after_or)
+    if here and head in BASH_BUILTINS and state.risk is None:
+        why = unproven(state, head, words[1:])
+        if why is not None:
+            state.flag(reason("unproven", command.span, piece=excerpt(text, command.span), why=why))
 
 
 def _assignments(state: ShellState, command: Command, text: str) -> None:
@@ -163,6 +168,9 @@ def _assignments(state: ShellState, command: Command, text: str) -> None:
     for word in command.assignments:
         if word.text.startswith("IFS"):
             state.ifs_changed = True
+        why = assignment_problem(word) if state.risk is None else None
+        if why is not None:
+            state.flag(reason("unproven", word.span, piece=excerpt(text, word.span), why=why))
         match = _SHADOWING_ARRAYS.match(word.text) if word.text.startswith("BASH_") else None
         if match is not None:
             _shadowing_array(state, match, word.text)
@@ -305,8 +313,8 @@ def _anywhere(state: ShellState, command: Command, head: str, args: tuple[Word, 
         state.aliases = state.aliases | names
         if names & state.trap_names or ("*" in names and state.trap_names):
             state.flag(reason("exit-trap", command.span, "redefined", piece=piece))
-    elif head == "hash" and "-p" in values:
-        state.shadow({w.value or "*" for w in args[2:]})
+    elif head == "hash":
+        state.shadow(hashed(args))
     elif head == "enable":
         state.shadow({v if v is not None else "*" for v in values if v is None or not v.startswith("-")})
     elif head == "trap":
@@ -317,12 +325,36 @@ def _anywhere(state: ShellState, command: Command, head: str, args: tuple[Word, 
         state.flag(found)
     elif head in ("mapfile", "readarray") and any(v is None or v.startswith("-C") for v in values):
         state.flag(reason("early-exit", command.span, "source", piece=piece))
+    elif head in ("source", ".") and activation(args) is not None:
+        state.activated = (*state.activated, str(activation(args)))  # a virtual environment's own script
     elif head in ("source", ".", "suspend") or (head == "eval" and None in values):
         state.flag(reason("early-exit", command.span, "source" if head != "suspend" else "exit", piece=piece))
     elif head == "exec" and any(not _option(w) for w in args):
         state.flag(reason("early-exit", command.span, "exec", piece=piece))
     elif head in _EXITS:
         _exit(state, command, head, args, piece=piece, after_or=after_or)
+
+
+def hashed(args: tuple[Word, ...]) -> set[str]:
+    """The names ``hash ARGS`` binds to a path of its choosing (``-p PATH``, also attached and in a
+    cluster: ``-p/bin/true``, ``-tp PATH``); ``*`` when an option is known only at run time."""
+    index, path = 0, False
+    while index < len(args):
+        value = args[index].value
+        if value is None:
+            return {"*"}
+        if value == "--" or not value.startswith("-") or len(value) == 1:
+            index += value == "--"
+            break
+        letters = value[1:]
+        if "p" in letters:
+            path = True
+            index += 1 if letters.index("p") < len(letters) - 1 else 2  # the path attached, or the next word
+        else:
+            index += 1
+    if not path:
+        return set()
+    return {word.value or "*" for word in args[index:]}
 
 
 def _signals_jobs(values: list[str | None]) -> bool:

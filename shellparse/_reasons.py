@@ -128,6 +128,8 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
                    "command line may have written, or expands aliases",
         "calls": "`{piece}` calls functions more deeply or more often than the analysis follows",
     }),
+    "unproven": _one("masks", "a statement before the check is not among the shapes proven inert: it could change "
+                     "what the status means", "`{piece}` is not proven inert ({why})"),
     "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",
                      "`{piece}` runs earlier in this command line too: a pass here hides a failure there, as a retry "
                      "does"),

@@ -46,7 +46,7 @@ ReasonCode = Literal[
     "mention-only", "negated", "nested", "or-chain", "parse-error", "pipe-into-check", "pipefail",
     "pipefail-producer", "post-check-command", "redirect", "report-tail", "repeated", "reporting-pipe", "saved-status",
     "shadowed", "sigpipe", "single-path", "standalone-redirect", "stdin-script", "strict-policy", "true-tail",
-    "unreadable", "waited", "wrapper",
+    "unproven", "unreadable", "waited", "wrapper",
 ]
 """A stable identifier for why the analysis reached its verdict (see :data:`shellparse.REASONS`)."""
 

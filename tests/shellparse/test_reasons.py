@@ -19,7 +19,8 @@ DOC = ROOT / "docs" / "shellparse.md"
 EXTRA = [("set -o pipefail; cat in.txt | pytest -q -", "bash"), ("source <(./env.sh); pytest", "bash"),
          ("sh -c 'set -o pipefail; npm test | tail'", "bash"), ("bash -c 'npm test \"unterminated'", "bash"),
          ("pytest\0 -q", "bash"), ("pytest \udcff", "bash"), ("npm test; echo x; " * 70_000, "bash"),
-         ("".join(f"f{n}() {{ :; }}; " for n in range(3_000)) + "pytest", "bash")]
+         ("".join(f"f{n}() {{ :; }}; " for n in range(3_000)) + "pytest", "bash"),
+         ("trap false DEBUG; shopt -s extdebug; pytest", "bash")]
 
 
 def _every_reason(analysis: Analysis) -> list[Reason]:
