@@ -17,8 +17,8 @@ from types import MappingProxyType
 from ._builtins import BASH_BUILTINS
 from ._model import Command, Statement, Word
 from ._options import set_changes, shopt_changes
-from ._prelude import activation, assignment_problem, unproven
 from ._patterns import lazy
+from ._prelude import activation, assignment_problem, unproven
 from ._reasons import reason
 from ._shellstate import ShellState, excerpt, word_text
 from ._status import always_succeeds, keeps_saved, refers, zeroes
