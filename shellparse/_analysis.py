@@ -16,6 +16,7 @@ from ._commands import update
 from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
 from ._families import mentions
 from ._findings import RANK, Finding, mark_repeated
+from ._forcing import forced
 from ._identify import Identified, identify
 from ._identity import digest, identity_text
 from ._model import Command, Opaque, Script, Span, Word
@@ -371,8 +372,12 @@ class Analyzer:
             if env.exports or command.assignments or unwrapped.context else ()
         finding = Finding(identified, _new(Span, (argv[0].span.start, command.span.end)),
                           _directory(env, unwrapped, identified) if moved else None, environment=environment)
+        forcing = forced(identified.family, identified.kind, identified.statement, environment)
+        if forcing is not None:  # `ruff check --exit-zero`, `PYTEST_ADDOPTS=--co pytest`
+            variant = "environment" if forcing in environment else ""
+            finding.degrade("masked", [reason("forced-success", finding.span, variant, piece=forcing)])
         if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed or env.aliases \
-                or env.functions or unwrapped.background is not None:
+                or env.functions or unwrapped.background is not None or unwrapped.forced or unwrapped.unproven:
             finding.degrade(*self._simple_verdict(command, unwrapped, env, where))
         return [finding]
 
@@ -395,6 +400,7 @@ class Analyzer:
             reasons.append(reason("wrapper", word.span, piece=str(word.value)))
         for item in command.redirects:
             reasons.append(reason("redirect", item.span, piece=excerpt(text, item.span)))
+        source = _wrapper_notes(unwrapped, text, reasons, source)
         background = unwrapped.background
         if background is not None:
             coproc = any(word.span == background and word.value == "coproc" for word in unwrapped.wrappers)
@@ -467,6 +473,7 @@ class Analyzer:
             for wrapper in unwrapped.wrappers:
                 if wrapper.value is not None and env.redefines(wrapper.value):
                     reasons.append(reason("shadowed", wrapper.span, piece=program_name(wrapper.value)))
+            _wrapper_notes(unwrapped, self.text, reasons, "check")
             if script.error is not None:
                 reasons.append(reason("parse-error", script.error_span, "nested", error=script.error))
             elif unreadable:
@@ -483,7 +490,7 @@ class Analyzer:
         """The shell a command string starts in: its options, and what it inherits (the directory,
         exported functions)."""
         options = nested.options
-        posix = program_name(nested.via.value or "") in POSIX_SH
+        posix = options.posix or program_name(nested.via.value or "") in POSIX_SH
         inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
         child = ShellState(options.pipefail, inner_dirs, posix_sh=posix)
         if options.errexit:
@@ -565,6 +572,19 @@ def _validation(finding: Finding) -> Validation:
     anywhere = digest(identified.kind, None, identity, environment) if finding.directory is not None else key
     return _new(Validation, (identified.kind, identified.family, finding.statement(), finding.directory, key,
                              finding.span, identity_text(environment, identity), environment, anywhere, chosen))
+
+
+def _wrapper_notes(unwrapped: Unwrapped, text: str, reasons: list[Reason], source: ExitSource) -> ExitSource:
+    """A wrapper option that lets the status be 0 whatever the check does, or one its grammar does
+    not list: either masks (their reasons are added to ``reasons``)."""
+    if unwrapped.forced is not None:
+        reasons.append(reason("forced-success", unwrapped.forced, "wrapper", piece=excerpt(text, unwrapped.forced)))
+        source = "masked"
+    if unwrapped.unproven is not None:
+        reasons.append(reason("unproven", unwrapped.unproven, piece=excerpt(text, unwrapped.unproven),
+                              why="an option the wrapper's grammar does not list"))
+        source = "masked"
+    return source
 
 
 def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:

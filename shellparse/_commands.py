@@ -15,6 +15,7 @@ import re
 from types import MappingProxyType
 
 from ._builtins import BASH_BUILTINS
+from ._forcing import OPTION_VARIABLES
 from ._model import Command, Statement, Word
 from ._options import set_changes, shopt_changes
 from ._patterns import lazy
@@ -241,8 +242,10 @@ def _exports(state: ShellState, head: str, args: tuple[Word, ...]) -> None:
     if head != "export" and "-x" not in words:
         return
     found = tuple(value for value in words if value is not None and "=" in value and not value.startswith("-"))
-    if found:
-        state.exports = (*state.exports, *found)
+    # A variable a check reads its options from is kept even when only run time knows its value.
+    hidden = tuple(word.text for word in args if word.value is None and word.text.partition("=")[0] in OPTION_VARIABLES)
+    if found or hidden:
+        state.exports = (*state.exports, *found, *hidden)
 
 
 def _pwsh_environment(state: ShellState, command: Command, text: str) -> None:

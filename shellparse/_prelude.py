@@ -56,6 +56,11 @@ def unproven(state: ShellState, head: str, args: tuple[Word, ...]) -> str | None
     return "an alias named at run time" if any(word.value is None for word in args) else None
 
 
+def unproven_options(head: str, args: tuple[Word, ...]) -> str | None:
+    """Why ``set``/``shopt`` with ``args`` switch an option not proven inert (``None``: they do not)."""
+    return _set(args) if head == "set" else _shopt(args)
+
+
 def _option_word(word: Word, letters: str) -> bool:
     """Whether ``word`` is (or may be) an option cluster holding one of ``letters``."""
     value = word.value

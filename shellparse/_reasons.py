@@ -128,6 +128,12 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
                    "command line may have written, or expands aliases",
         "calls": "`{piece}` calls functions more deeply or more often than the analysis follows",
     }),
+    "forced-success": ReasonInfo("masks", "an option makes the check (or the wrapper running it) exit 0 whatever "
+                                 "the check finds, so a zero status proves nothing", {
+        "": "`{piece}` makes the check exit 0 whatever it finds",
+        "environment": "`{piece}` hands the check an option that makes it exit 0 whatever it finds",
+        "wrapper": "`{piece}` lets the status be 0 although the check failed, was stopped or never ran",
+    }),
     "unproven": _one("masks", "a statement before the check is not among the shapes proven inert: it could change "
                      "what the status means", "`{piece}` is not proven inert ({why})"),
     "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",

@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple
 from ._builtins import BASH_BUILTINS
 from ._model import Command, Redirect, Word
 from ._patterns import lazy
+from ._prelude import unproven_options
 from ._shellstate import ShellState
 
 _LAST = frozenset({"$?", '"$?"', "${?}", '"${?}"'})
@@ -84,8 +85,8 @@ def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",), state: Sh
     """What ``command`` leaves with, when it is ``exit`` (or one of ``names``) with at most one argument."""
     if command.kind != "simple" or not command.words or command.words[0].value not in names:
         return None
-    if len(command.words) > 2 or command.assignments:
-        return None
+    if len(command.words) > 2 or command.assignments or not quiet_redirects(command.redirects):
+        return None  # a redirect that fails keeps bash from leaving: the next line decides
     if len(command.words) == 1:
         return ExitForm("last")
     form = _argument_form(command.words[1])
@@ -233,13 +234,18 @@ def _builtin_keeps(words: tuple[Word, ...], saved: frozenset[str], integers: fro
     head = words[0].value or ""
     if head not in BASH_BUILTINS:
         return True  # a program runs in a child process: it can change no variable of this shell
-    if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in words)):
-        return False
+    if head not in _QUIET_BUILTINS or (head == "printf" and len(words) > 1 and (words[1].value or "-v")[:2] == "-v"):
+        return False  # `printf -v rc 0`, `printf -vrc 0`
     if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in words[1:]):
         return False
+    if head == "shopt" and unproven_options(head, words[1:]) is not None:
+        return False  # `shopt -so noexec`: nothing after it runs, the exit neither
     if head in _DECLARING:
         return _declares_other_names(head, words[1:], saved, integers)
-    return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in words[1:])
+    # An option's value may be attached (`wait -prc`): any word naming a saved variable refuses.
+    return head not in _NAMING_BUILTINS or not any(
+        _names(word.text, saved) or (word.text.startswith("-") and any(name in word.text for name in saved))
+        for word in words[1:])
 
 
 def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[str], integers: frozenset[str]) -> bool:

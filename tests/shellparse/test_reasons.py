@@ -20,7 +20,8 @@ EXTRA = [("set -o pipefail; cat in.txt | pytest -q -", "bash"), ("source <(./env
          ("sh -c 'set -o pipefail; npm test | tail'", "bash"), ("bash -c 'npm test \"unterminated'", "bash"),
          ("pytest\0 -q", "bash"), ("pytest \udcff", "bash"), ("npm test; echo x; " * 70_000, "bash"),
          ("".join(f"f{n}() {{ :; }}; " for n in range(3_000)) + "pytest", "bash"),
-         ("trap false DEBUG; shopt -s extdebug; pytest", "bash")]
+         ("trap false DEBUG; shopt -s extdebug; pytest", "bash"), ("ruff check --exit-zero .", "bash"),
+         ("PYTEST_ADDOPTS=--co pytest", "bash")]
 
 
 def _every_reason(analysis: Analysis) -> list[Reason]:
