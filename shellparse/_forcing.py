@@ -10,7 +10,6 @@ after ``--`` belong to what the check runs, not to the check. A wrapper's option
 (``timeout --preserve-status``) are the wrapper table's (:mod:`._wrappers`).
 """
 
-from __future__ import annotations
 
 import shlex
 from typing import NamedTuple
