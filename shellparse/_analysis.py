@@ -29,9 +29,11 @@ from ._selection import selection
 from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
 from ._status import always_succeeds
 from ._stdin import stdin_script
-from ._surroundings import INHERITED, STARTUP_FILES, consumed, inherited, redefined, spliced, waited
+from ._surroundings import INHERITED, STARTUP_MENTIONS, consumed, inherited, redefined, spliced, waited
+from ._traps import trap_of
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
 from ._wrappers import Nested, Unwrapped, program_name, unwrap
+from ._writes import Written, program_writes, redirect_written, rewritten, startup_written
 
 _new = tuple.__new__
 _COMPOUND_NAMES: dict[CommandKind, str] = {
@@ -89,6 +91,9 @@ class Analyzer:
         """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
         self.work = 0
         """Statements visited so far (a statement of a function body once per call)."""
+        self.writes: list[Written] = []
+        """What the line writes, in the order the analysis meets it (before a check: what was written
+        before it ran)."""
         self.budget = WORK_BASE + WORK_PER_CHARACTER * len(text)
 
     def spend(self, statements: int) -> None:
@@ -203,17 +208,17 @@ class Analyzer:
             background = statements[end].op == "&"
             alone = len(commands) == 1 and not background
             first = commands[0].words
-            waits = (background or (first and first[0].text == "coproc")) and shell == "bash" \
-                and waited(statements, index, end, env)
+            waits = waited(statements, index, end, env, self.text) \
+                if (background or (first and first[0].text == "coproc")) and shell == "bash" else None
             ignored = statement.op == "&&" or statement.op == "||" or statement.pipeline.negation is not None
-            where = (HERE if alone else ELSEWHERE) if not waits and not ignored else \
-                _new(Where, (alone, bool(waits) and not background, ignored))
+            where = (HERE if alone else ELSEWHERE) if waits is None and not ignored else \
+                _new(Where, (alone, waits is not None and not background, ignored))
             mine: list[Finding] = []
             for position, command in enumerate(commands):
                 inner = self.command(command, env, shell, where)
                 if inner:
                     verdict = place(self, statements, lists, index, position, before=before, shell=shell, env=env,
-                                    waited=bool(waits))
+                                    waited=waits)
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed,
                                         chain=verdict.chain_source)
@@ -252,6 +257,7 @@ class Analyzer:
         for redirect in command.redirects:
             if redirect_writes(redirect):
                 self.affect(MUTATING)
+                self.writes.append(redirect_written(redirect.target, redirect.span))
         kind = command.kind
         body = command.body
         if kind == "simple":
@@ -364,6 +370,10 @@ class Analyzer:
         identified = identify(argv, shell)
         if identified is None:
             self.affect(program_effect(argv, shell))
+            if shell == "bash":
+                self.writes.extend(program_writes(command, argv, self.text))
+                if argv[0].value == "trap":
+                    self.writes.extend(redirect_written(word, command.span) for word in trap_of(argv[1:]).writes)
             return []
         if identified.fixes:
             self.affect(MUTATING)
@@ -372,6 +382,8 @@ class Analyzer:
             if env.exports or command.assignments or unwrapped.context else ()
         finding = Finding(identified, _new(Span, (argv[0].span.start, command.span.end)),
                           _directory(env, unwrapped, identified) if moved else None, environment=environment)
+        if self.writes and shell == "bash":
+            self._rewritten(finding, argv, env, environment)
         forcing = forced(identified.family, identified.kind, identified.statement, environment)
         if forcing is not None:  # `ruff check --exit-zero`, `PYTEST_ADDOPTS=--co pytest`
             variant = "environment" if forcing in environment else ""
@@ -380,6 +392,21 @@ class Analyzer:
                 or env.functions or unwrapped.background is not None or unwrapped.forced or unwrapped.unproven:
             finding.degrade(*self._simple_verdict(command, unwrapped, env, where))
         return [finding]
+
+    def _rewritten(self, finding: Finding, argv: tuple[Word, ...], env: ShellState,
+                   environment: tuple[str, ...]) -> None:
+        """Mask ``finding`` when the line wrote what its check reads before it ran (see :mod:`._writes`)."""
+        values = [word.value for word in argv]
+        module = values[values.index("-m") + 1] if "-m" in values[:-1] and program_name(values[0] or "").startswith(
+            "python") else None
+        path_changed = env.path_changed or any(item.startswith("PATH=") for item in environment)
+        found = rewritten(self.writes, program=values[0] or "", family=finding.identified.family, module=module,
+                          words=argv[1:], activated=env.activated, path_changed=path_changed)
+        if found is not None:
+            piece = excerpt(self.text, found.span)
+            shown = reason("rewritten", found.span, piece=piece, target=found.target) if found.target is not None \
+                else reason("rewritten", found.span, "unlisted", piece=piece)
+            finding.degrade("masked", [shown])
 
     def _simple_verdict(self, command: Command, unwrapped: Unwrapped, env: ShellState,
                         where: Where) -> tuple[ExitSource, list[Reason]]:
@@ -502,8 +529,8 @@ class Analyzer:
             child.functions = MappingProxyType({n: d for n, d in env.functions.items() if n in env.exported})
             child.exported = env.exported
         via = nested.via
-        if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and any(
-                name in self.text for name in STARTUP_FILES)):
+        if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and (any(
+                name in self.text for name in STARTUP_MENTIONS) or startup_written(self.writes) is not None)):
             # `-i` reads ~/.bashrc; a login shell its profile and zsh ~/.zshenv: refused outright for
             # -i, and when this command line names (so may write) one of them or moves HOME
             child.risk = reason("early-exit", via.span, "startup", piece=str(via.value))

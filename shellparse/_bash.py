@@ -238,6 +238,8 @@ class _Converter:
                 separate(items, self.offsets(node.start_byte))
                 items.append(NegationToken(self.span(node.children[0])))
                 stack.extend(reversed(node.children[1:]))
+            elif kind == "file_redirect":
+                self.emit(items, self.bare_redirect(node))
             elif action != _COMMENT and node.is_named:
                 # A word-like node where a statement was expected (for-loop values, case
                 # patterns): it runs nothing itself, but substitutions inside it do.
@@ -245,6 +247,13 @@ class _Converter:
                 self.collect(node, opaque)
                 if opaque:
                     self.emit(items, simple_command((), self.span(node), opaque=tuple(opaque)))
+
+    def bare_redirect(self, node: Any) -> Command:
+        """``$(< file)``: a substitution that reads the file (bash's shortcut for ``$(cat file)``)."""
+        found: list[Opaque] = []
+        extra: list[Word] = []
+        redirect = self.redirect(node, found, extra, [])
+        return simple_command(tuple(extra), self.span(node), redirects=(redirect,), opaque=tuple(found))
 
     def emit(self, items: list[Token], command: Command) -> None:
         separate(items, command.span.start)

@@ -66,6 +66,9 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
             and not (len(commands) == 1 and (always_succeeds(commands[0], state) or _cannot_fail(commands[0]))):
         span = statement.pipeline.span  # under `set -e`, a failure here ends the script with its status
         state.fail_first = reason("may-not-run", span, "errexit", piece=excerpt(text, span))
+    if index == end and state.jobs >= 0 and (statements[end].op == "&" or (
+            len(commands) == 1 and commands[0].words and commands[0].words[0].text == "coproc")):
+        state.jobs += 1  # a job of this shell: `wait %N` counts them
     last = len(commands) - 1
     for position, command in enumerate(commands):
         if command.kind == "simple":
@@ -169,6 +172,8 @@ def _assignments(state: ShellState, command: Command, text: str) -> None:
     for word in command.assignments:
         if word.text.startswith("IFS"):
             state.ifs_changed = True
+        if word.text.startswith("PATH") and not command.words:
+            state.path_changed = True
         why = assignment_problem(word) if state.risk is None else None
         if why is not None:
             state.flag(reason("unproven", word.span, piece=excerpt(text, word.span), why=why))
@@ -241,6 +246,8 @@ def _exports(state: ShellState, head: str, args: tuple[Word, ...]) -> None:
     words = [word.value for word in args]
     if head != "export" and "-x" not in words:
         return
+    if any(word.text.startswith("PATH=") for word in args):
+        state.path_changed = True
     found = tuple(value for value in words if value is not None and "=" in value and not value.startswith("-"))
     # A variable a check reads its options from is kept even when only run time knows its value.
     hidden = tuple(word.text for word in args if word.value is None and word.text.partition("=")[0] in OPTION_VARIABLES)

@@ -110,10 +110,10 @@ class Verdict:
 
 
 def place(analyzer: "Analyzer", statements: tuple[Statement, ...], lists: Lists, index: int, position: int, *,
-          before: Before, shell: Shell, env: ShellState, waited: bool = False) -> Verdict:
+          before: Before, shell: Shell, env: ShellState, waited: int | None = None) -> Verdict:
     """The verdict on the check that is command ``position`` of ``statements[index]``; ``lists``
-    says where each statement's ``&&``/``||`` list ends; ``waited``: a ``wait`` for the check's
-    background job (or coprocess) follows its list."""
+    says where each statement's ``&&``/``||`` list ends; ``waited``: the statement that waits for the
+    check's background job (or coprocess) after its list, if one does."""
     verdict = Verdict()
     pipeline = statements[index].pipeline
     end = lists.ends[index]
@@ -134,7 +134,7 @@ def place(analyzer: "Analyzer", statements: tuple[Statement, ...], lists: Lists,
         passed_only = True  # `set -e`: a failing check ends the script with its own status
         verdict.keep(reason("errexit", _rest(statements, end), piece=excerpt(analyzer.text, _rest(statements, end))))
     following = end + 1
-    if statements[end].op == "&" or waited:
+    if statements[end].op == "&" or waited is not None:
         following = _background(analyzer, verdict, statements, end, waited=waited)
     tail = None
     if following < len(statements):
@@ -177,14 +177,15 @@ def _after(analyzer: "Analyzer", statements: tuple[Statement, ...], following: i
 
 
 def _background(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], end: int, *,
-                waited: bool) -> int:
-    """`&` (or `coproc`): masks, unless a `wait` for the job follows; the index the tail starts at."""
-    if not waited:
+                waited: int | None) -> int:
+    """`&` (or `coproc`): masks, unless a `wait` for the job follows (statement ``waited``); the
+    index the tail starts at."""
+    if waited is None:
         verdict.mask(reason("background", statements[end].op_span, "operator"))
         return end + 1
-    wait = statements[end + 1].pipeline.span
+    wait = Span(statements[end + 1].pipeline.span.start, statements[waited].pipeline.span.end)
     verdict.keep(reason("waited", wait, piece=excerpt(analyzer.text, wait)))
-    return end + 2
+    return waited + 1
 
 
 def _errexit_ends(before: Before, pipeline: Pipeline, last_of_list: bool, position: int, shell: Shell) -> bool:

@@ -134,6 +134,13 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "environment": "`{piece}` hands the check an option that makes it exit 0 whatever it finds",
         "wrapper": "`{piece}` lets the status be 0 although the check failed, was stopped or never ran",
     }),
+    "rewritten": ReasonInfo("masks", "the line writes what the check reads (its program, its configuration or "
+                            "plugins) before it runs", {
+        "": "`{piece}` writes `{target}`, which the check reads (its program, its configuration or plugins), "
+            "before it runs",
+        "unlisted": "`{piece}` writes files the analysis cannot list, in a line that also changes `PATH` or names "
+                    "the check's program or configuration",
+    }),
     "unproven": _one("masks", "a statement before the check is not among the shapes proven inert: it could change "
                      "what the status means", "`{piece}` is not proven inert ({why})"),
     "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",

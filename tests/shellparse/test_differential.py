@@ -298,12 +298,6 @@ KNOWN_DIFFERENCES: dict[str, Difference] = {
         "bashlex expands `$(…)` inside single quotes that open in the middle of a word "
         "(`-e's/$(CC)/…/'`); bash keeps single-quoted text literal, as shellparse does.",
     ),
-    'echo "$(<VERSION)"': Difference(
-        "bashlex: ⟨substitution ∅ ⟩ (a nameless command); shellparse: ⟨substitution ⟩ (empty body)",
-        "`$(<file)` is bash's shorthand for reading a file and runs no command. bashlex keeps the "
-        "redirect as a nameless command; shellparse's substitution body has no statement. Neither "
-        "runs a program, so nothing an analysis cares about differs.",
-    ),
     "alias current='cd $(cur -g)'": Difference(
         "bashlex has ⟨substitution cur ⟩ after `alias`; shellparse has none",
         "bashlex expands `$(…)` inside single quotes (here after `current=`); bash keeps "

@@ -1,0 +1,209 @@
+"""What a line writes before its check, and whether that is something the check reads.
+
+A check's status is its own only if what runs is what the check's name promises. A line that puts a
+program where the check's is found (``printf '#!/bin/sh\\nexit 0' > pytest; chmod +x pytest;
+PATH=.:$PATH pytest``), replaces the script the check runs, or writes the check's configuration or
+plugins (``printf '[pytest]\\naddopts = --co' > pytest.ini && pytest``) decides the status itself.
+Every write the line makes before the check is collected — redirects, the operands of the programs
+that write files (:data:`_TARGETS`), trap actions — and the check is refused when one of them is:
+
+- a file named like the check's program (wherever it is: a ``PATH`` entry may lead there), or the
+  module ``python -m`` runs;
+- one of the files its family reads at start-up (:data:`._configs.CONFIGS`), or a file named by one
+  of its options or operands (``pytest -c my.ini``);
+- inside a virtual environment the line activated;
+- or a write the analysis cannot list (a target only run time knows, a program that writes what its
+  data says: ``tar x``, ``git checkout``, inline code such as ``python -c``) when the line also
+  changes ``PATH``, or when inline code names the program or a configuration file.
+
+Programs and scripts already on disk are the toolchain: what they write is the tracker's business,
+as any edit is.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import NamedTuple
+
+from ._configs import CONFIGS, STARTUP_FILES
+from ._effects import GIT_WORKSPACE, redirect_writes
+from ._model import Command, Span, Word
+from ._wrappers import program_name
+
+
+class Written(NamedTuple):
+    """One write the line makes."""
+
+    target: str | None
+    """The path written, or ``None`` when the analysis cannot list it."""
+    span: Span
+    """The text that writes it."""
+    code: str | None = None
+    """Inline code that may write anything (``python -c CODE``)."""
+
+
+_TARGETS: dict[str, str] = {
+    "tee": "operands", "touch": "operands", "truncate": "operands", "mkdir": "operands", "rm": "operands",
+    "rmdir": "operands", "unlink": "operands", "chmod": "after-first", "chown": "after-first", "chgrp": "after-first",
+    "cp": "copy", "mv": "copy", "install": "copy", "ln": "copy", "sed": "in-place", "dd": "of",
+    "curl": "output", "wget": "output", "tar": "unknown", "unzip": "unknown", "patch": "unknown", "rsync": "copy",
+    "git": "git",
+}
+"""Programs that write files, and how their targets are read from their words."""
+_INLINE: dict[str, tuple[str, ...]] = {
+    "python": ("-c",), "node": ("-e", "--eval", "-p", "--print"), "perl": ("-e", "-E"), "ruby": ("-e",),
+    "php": ("-r",), "deno": ("eval",), "bun": ("-e", "--eval"),
+}
+"""Interpreters and the options with which they run code written in the line."""
+_VALUE_OPTIONS = {"chmod": ("--reference",), "cp": ("-t", "--target-directory", "-S", "--suffix"),
+                  "mv": ("-t", "--target-directory", "-S", "--suffix"), "ln": ("-t", "--target-directory", "-S"),
+                  "install": ("-t", "--target-directory", "-m", "--mode", "-o", "-g", "-S")}
+
+
+def redirect_written(word: Word | None, span: Span) -> Written:
+    """The write of a redirect to ``word``."""
+    return Written(word.value if word is not None else None, span)
+
+
+def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[Written]:
+    """The files the program ``argv`` (wrappers removed) writes, as its words say."""
+    name = program_name(argv[0].value or "")
+    if name.startswith("python") or name in _INLINE:
+        return _inline(command, argv, "python" if name.startswith("python") else name, text)
+    how = _TARGETS.get(name)
+    if how is None:
+        return []
+    span = command.span
+    words = argv[1:]
+    if how == "unknown" or (how == "git" and any(word.value in GIT_WORKSPACE for word in words[:2])):
+        return [Written(None, span)]
+    operands = _operands(words, _VALUE_OPTIONS.get(name, ()))
+    if how == "operands":
+        return [Written(value, span) for value in operands]
+    if how == "after-first":
+        return [Written(value, span) for value in operands[1:]]
+    if how == "copy":
+        return _copied(words, operands, span)
+    if how == "in-place":
+        in_place = any((word.value or "").startswith(("-i", "--in-place")) or (
+            (word.value or "")[:1] == "-" and "i" in (word.value or "")[1:] and not (word.value or "").startswith("--"))
+            for word in words)
+        return [Written(value, span) for value in operands[1:]] if in_place else []
+    if how == "of":
+        return [Written(word.value[3:] if word.value else None, span) for word in words
+                if word.value is None or word.value.startswith("of=")]
+    return _output(words, span)
+
+
+def _operands(words: tuple[Word, ...], value_options: tuple[str, ...]) -> list[str | None]:
+    operands: list[str | None] = []
+    skip, ended = False, False
+    for word in words:
+        value = word.value
+        if skip:
+            skip = False
+            continue
+        if not ended and value == "--":
+            ended = True
+        elif not ended and value is not None and value.startswith("-") and value != "-":
+            skip = value in value_options
+        else:
+            operands.append(value)
+    return operands
+
+
+def _copied(words: tuple[Word, ...], operands: list[str | None], span: Span) -> list[Written]:
+    """``cp SRC… DEST`` (``-t DIR SRC…``): ``DEST``, and ``DEST/SRC`` when it is a directory."""
+    values = [word.value for word in words]
+    directory = None
+    for index, value in enumerate(values):
+        if value in ("-t", "--target-directory") and index + 1 < len(values):
+            directory = values[index + 1]
+        elif value is not None and value.startswith("--target-directory="):
+            directory = value.partition("=")[2]
+    if directory is None:
+        if len(operands) < 2:
+            return []
+        directory, sources = operands[-1], operands[:-1]
+    else:
+        sources = operands
+    found = [Written(directory, span)]
+    for source in sources:
+        base = posixpath.basename((source or "").rstrip("/")) if source is not None else None
+        found.append(Written(posixpath.join(directory, base) if directory is not None and base else None, span))
+    return found
+
+
+def _output(words: tuple[Word, ...], span: Span) -> list[Written]:
+    """``curl -o FILE``, ``wget -O FILE``; ``curl -O`` and plain ``wget`` name the file after the URL."""
+    values = [word.value for word in words]
+    for index, value in enumerate(values):
+        if value in ("-o", "--output", "-O", "--output-document"):
+            following = values[index + 1] if index + 1 < len(values) else None
+            if value == "-O" and (following is None or following.startswith(("http:", "https:"))):
+                return [Written(None, span)]
+            return [Written(following, span)]
+    return [Written(None, span)]
+
+
+def _inline(command: Command, argv: tuple[Word, ...], name: str, text: str) -> list[Written]:
+    """Inline code (``python -c CODE``, ``python - <<'EOF'``): it may write anything."""
+    options = _INLINE[name]
+    for index, word in enumerate(argv[1:], start=1):
+        if word.value in options:
+            code = argv[index + 1] if index + 1 < len(argv) else None
+            return [Written(None, command.span, code.value or code.text if code is not None else "")]
+        if word.value is not None and not word.value.startswith("-") and word.value != "-":
+            return []  # a script file: the toolchain's
+    for redirect in command.redirects:
+        if redirect.body is not None and redirect.op in ("<<", "<<-"):
+            return [Written(None, command.span, text[redirect.body.start : redirect.body.end])]
+        if redirect.op == "<<<" and redirect.target is not None:
+            return [Written(None, command.span, redirect.target.text)]
+    return []
+
+
+def rewritten(writes: list[Written], *, program: str, family: str, module: str | None, words: tuple[Word, ...],
+              activated: tuple[str, ...], path_changed: bool) -> Written | None:
+    """The first of ``writes`` that writes what the check reads (see the module docstring):
+    ``program`` is the word it runs, ``module`` the one ``python -m`` runs, ``words`` its other
+    words, ``activated`` the virtual environments' scripts sourced, ``path_changed`` whether the
+    line changes ``PATH``."""
+    if not writes:
+        return None
+    names = {program_name(program), *CONFIGS.get(family, ())}
+    if module:
+        names |= {module, f"{module}.py"}
+    named = {_normal(word.value) for word in words if word.value is not None}
+    venvs = tuple(_normal(posixpath.dirname(posixpath.dirname(script))) for script in activated)
+    for write in writes:
+        target = write.target
+        if target is None:
+            if path_changed or (write.code is not None and any(name in write.code for name in names)):
+                return write
+            continue
+        path = _normal(target)
+        base = posixpath.basename(path)
+        if base in names or path in named or any(path == venv or path.startswith(venv + "/") for venv in venvs):
+            return write
+    return None
+
+
+def startup_written(writes: list[Written]) -> Written | None:
+    """The first of ``writes`` a login shell could read: a startup file, or a write not listed."""
+    for write in writes:
+        if write.target is None or posixpath.basename(_normal(write.target)) in STARTUP_FILES:
+            return write
+    return None
+
+
+def _normal(path: str) -> str:
+    """``./a//b/`` as ``a/b``: the form paths are compared in."""
+    normal = posixpath.normpath(path) if path else path
+    return normal.removeprefix("./")
+
+
+def writes_of_redirect(command: Command) -> list[Written]:
+    """The files ``command``'s redirects write."""
+    return [redirect_written(redirect.target, redirect.span) for redirect in command.redirects
+            if redirect_writes(redirect)]
