@@ -19,6 +19,7 @@ from ._findings import RANK, Finding, mark_repeated
 from ._forcing import forced
 from ._identify import Identified, identify
 from ._identity import digest, identity_text
+from ._inert import variable_rule
 from ._model import Command, Opaque, Script, Span, Word
 from ._offsets import OffsetMap
 from ._paths import Path, single_path
@@ -290,8 +291,11 @@ class Analyzer:
             path = single_path(command, env) if shell == "bash" else None
             findings = self.compound(command, env, shell, merge=where.here) if path is None else \
                 self.path(command, path, env, shell, where)
+        # Under `set -e`, `out=$(check)` leaves with the check's failing status, as the check alone would.
+        carried = _carried(command) if command.opaque and shell == "bash" and env.errexit \
+            and not env.errexit_ignored else None
         for opaque in command.opaque:
-            findings.extend(self.opaque(opaque, env, shell))
+            findings.extend(self.opaque(opaque, env, shell, carried=opaque is carried))
         return findings
 
     def _signals(self, span: Span) -> bool:
@@ -328,7 +332,7 @@ class Analyzer:
     def path(self, command: Command, path: Path, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
         """A compound statement that surely runs ``path``: its checks keep their verdicts there."""
         assert command.body is not None
-        on_path = set(path.statements)
+        on_path = set(path.replaces or path.statements)
         rest = Script(tuple(s for s in command.body.statements if s not in on_path), None, None)
         findings = self.scan_here(Script(path.statements, None, None), env if where.here else env.copy(), shell,
                                   ignored=where.ignored)
@@ -342,13 +346,22 @@ class Analyzer:
             findings.extend(others)
         return findings
 
-    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[Finding]:
+    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell, *, carried: bool = False) -> list[Finding]:
+        """A substitution (or script block): its checks are masked, unless the command around it is
+        an assignment whose status is the substitution's (``carried``: ``out=$(check)``)."""
         if opaque.body is None:
             self.affect(UNKNOWN)
             return []
         inner = env.copy()
+        if opaque.kind == "substitution" and shell == "bash":
+            inner.errexit = inner.maybe_errexit = False  # a command substitution does not inherit `set -e`
         findings = self.scan(opaque.body, inner, shell, shared=self._signals(opaque.span))
         env.absorb(inner)
+        if carried:
+            kept = reason("assigned", opaque.span, piece=excerpt(self.text, opaque.span))
+            for finding in findings:
+                finding.degrade("check", [kept])
+            return findings
         where = _OPAQUE_NAMES.get(opaque.kind, opaque.kind)
         for finding in findings:
             finding.degrade("masked", [reason("inside-substitution", opaque.span, where=where)])
@@ -380,7 +393,8 @@ class Analyzer:
         moved = env.dirs or unwrapped.directories or identified.directories
         environment = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context) \
             if env.exports or command.assignments or unwrapped.context else ()
-        finding = Finding(identified, _new(Span, (argv[0].span.start, command.span.end)),
+        # (A command the grammar misread around a syntax error may end before its words: `>; tsc`.)
+        finding = Finding(identified, _new(Span, (argv[0].span.start, max(command.span.end, argv[0].span.end))),
                           _directory(env, unwrapped, identified) if moved else None, environment=environment)
         if self.writes and shell == "bash":
             self._rewritten(finding, argv, env, environment)
@@ -599,6 +613,23 @@ def _validation(finding: Finding) -> Validation:
     anywhere = digest(identified.kind, None, identity, environment) if finding.directory is not None else key
     return _new(Validation, (identified.kind, identified.family, finding.statement(), finding.directory, key,
                              finding.span, identity_text(environment, identity), environment, anywhere, chosen))
+
+
+def _carried(command: Command) -> Opaque | None:
+    """The command substitution whose status an assignment-only command leaves with (``out=$(check)``,
+    ``out="$(check 2>&1)"``): the only substitution, the whole value of the only assignment, to a
+    name bash does not act on, with no redirect."""
+    if command.kind != "simple" or command.words or command.redirects or len(command.assignments) != 1 \
+            or len(command.opaque) != 1 or command.opaque[0].kind != "substitution":
+        return None
+    word = command.assignments[0]
+    name, equals, value = word.text.partition("=")
+    inner = command.opaque[0].span
+    whole = word.span.start + len(name) + 1 + (1 if value.startswith('"') else 0)
+    if not equals or not name.isidentifier() or variable_rule(name) is not None or value.startswith("'") or (
+            inner.start != whole or inner.end != word.span.end - (1 if value.startswith('"') else 0)):
+        return None
+    return command.opaque[0]
 
 
 def _wrapper_notes(unwrapped: Unwrapped, text: str, reasons: list[Reason], source: ExitSource) -> ExitSource:

@@ -255,7 +255,7 @@ class _Converter:
                 separate(items, self.offsets(node.start_byte))
                 items.append(NegationToken(self.span(node.children[0])))
                 stack.extend(reversed(node.children[1:]))
-            elif kind == "file_redirect":
+            elif kind == "file_redirect" and node.parent is not None and node.parent.type == "command_substitution":
                 self.emit(items, self.bare_redirect(node))
             elif action != _COMMENT and node.is_named:
                 # A word-like node where a statement was expected (for-loop values, case

@@ -13,7 +13,7 @@ from ._model import Command, Pipeline, Span, Statement
 from ._reasons import reason
 from ._results import Reason
 from ._shellstate import ShellState, excerpt
-from ._status import always_succeeds, exit_form, saved_form
+from ._status import always_succeeds, exit_form, saved_form, zeroes
 from ._tails import Tail, _tail_reason, hand_on, judge_tail
 from ._vocabulary import ExitSource, Shell
 from ._wrappers import program_name
@@ -268,6 +268,11 @@ def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statem
     after = Span(statement.op_span.start if statement.op_span else statement.pipeline.span.end,
                  statements[end].pipeline.span.end)
     piece = excerpt(analyzer.text, after)
+    if shell == "bash" and statement.op == "&&" and index + 2 == end and statements[index + 1].op == "||":
+        saved = _saved_either_way(statements, index, end)
+        if saved is not None:  # `check && rc=0 || rc=$?`: rc holds the check's status either way
+            verdict.keep(reason("saved-status", after, piece=piece))
+            return False, saved
     if statement.op == "||" and index + 1 == end:
         if _failure_exit(analyzer, statements[end], shell, env):
             verdict.keep(reason("failure-exit", after, piece=piece))
@@ -287,6 +292,20 @@ def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statem
         # proves it passed (unless an `||` later in the list can produce one without it).
         verdict.mask(reason("post-check-command", after, piece=piece), chain=not ored)
     return False, None
+
+
+def _saved_either_way(statements: tuple[Statement, ...], index: int, end: int) -> str | None:
+    """``check && rc=0 || rc=$?`` followed by more lines: ``rc`` holds the check's status (an
+    assignment of a literal cannot fail, so ``rc=$?`` runs exactly when the check failed)."""
+    zero = statements[index + 1].pipeline.commands
+    last = statements[end].pipeline.commands
+    if len(zero) != 1 or len(last) != 1 or end + 1 >= len(statements) or statements[end].op not in (";", "\n"):
+        return None
+    name = zeroes(zero[0])
+    found = saved_form(last[0])
+    if name is None or found is None or found[0] != name or found[1].kind != "last" or zero[0].redirects:
+        return None
+    return name
 
 
 def _saved_on_failure(statements: tuple[Statement, ...], end: int, env: ShellState) -> str | None:

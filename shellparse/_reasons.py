@@ -63,6 +63,9 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
     "errexit": _one("keeps", "`set -e` is on, so a failing check ends the script with its own status",
                     "`set -e` is on: a failing check ends the script with its own status, and `{piece}` runs only "
                     "after a pass"),
+    "assigned": _one("keeps", "under `set -e`, an assignment leaves with the status of its command substitution, "
+                     "which runs the check", "`{piece}` is the only substitution of an assignment, which leaves with "
+                     "its status (under `set -e`, a failure ends the script)"),
     "waited": _one("keeps", "the check runs in the background and `wait` returns its status",
                    "`{piece}` waits for the check and returns its status"),
     "function-call": _one("keeps", "a function defined earlier runs the check and returns its status",

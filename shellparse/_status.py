@@ -21,6 +21,8 @@ _LAST = frozenset({"$?", '"$?"', "${?}", '"${?}"'})
 _PIPESTATUS = lazy(r'^"?\$(?:\{PIPESTATUS\[(\d+)\]\}|PIPESTATUS|\{PIPESTATUS\})"?$')
 _VARIABLE = lazy(r'^"?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"?$')
 _FAILING_EXPANSION = lazy(r"\$\{[^}]*\?")
+_ARITHMETIC_OF = lazy(r'^"?\$\(\(\s*(\$\?|\$?[A-Za-z_][A-Za-z0-9_]*)\s*\)\)"?$')
+"""``$(( $? ))`` or ``$(( rc ))``: arithmetic that is the status (or the variable) itself."""
 _PRINTF_FORMAT = lazy(r"(?:[^%\\]|%%|%s|\\[nt\\])*")
 _QUIET_TARGETS = frozenset({"/dev/null"})
 _DESCRIPTORS = frozenset({"0", "1", "2"})
@@ -98,6 +100,9 @@ def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",), state: Sh
 def _argument_form(word: Word) -> ExitForm | None:
     text = word.text
     split = text[:1] == "$"
+    arithmetic = _ARITHMETIC_OF.match(text)
+    if arithmetic is not None:  # `exit $(( $? ))`, `exit $((rc))`: the number itself
+        text = "$" + arithmetic.group(1).lstrip("$") if arithmetic.group(1) != "$?" else "$?"
     if text in _LAST:
         return ExitForm("last", split=split)
     if text.isdigit():

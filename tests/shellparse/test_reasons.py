@@ -22,7 +22,7 @@ EXTRA = [("set -o pipefail; cat in.txt | pytest -q -", "bash"), ("source <(./env
          ("".join(f"f{n}() {{ :; }}; " for n in range(3_000)) + "pytest", "bash"),
          ("trap false DEBUG; shopt -s extdebug; pytest", "bash"), ("ruff check --exit-zero .", "bash"),
          ("PYTEST_ADDOPTS=--co pytest", "bash"), ("printf 'x' > pytest.ini && pytest", "bash"),
-         ("export PATH=.:$PATH; tar xf tools.tar; pytest", "bash")]
+         ("export PATH=.:$PATH; tar xf tools.tar; pytest", "bash"), ('set -e; out=$(pytest); echo "$out"', "bash")]
 
 
 def _every_reason(analysis: Analysis) -> list[Reason]:
