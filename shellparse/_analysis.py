@@ -24,6 +24,7 @@ from ._model import Command, Opaque, Script, Span, Word
 from ._offsets import OffsetMap
 from ._paths import Path, single_path
 from ._position import Before, Consumer, Lists, consumer_of, place
+from ._prelude import assignment_problem
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
 from ._selection import selection
@@ -437,6 +438,9 @@ class Analyzer:
             if INHERITED.match(word.value or word.text):
                 source = "masked"
                 reasons.append(reason("early-exit", word.span, "environment", piece=excerpt(text, word.span)))
+            elif (why := assignment_problem(word)) is not None:  # `LD_PRELOAD=./fake.so pytest`
+                source = "masked"
+                reasons.append(reason("unproven", word.span, piece=excerpt(text, word.span), why=why))
         for word in unwrapped.wrappers:
             reasons.append(reason("wrapper", word.span, piece=str(word.value)))
         for item in command.redirects:

@@ -141,8 +141,8 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
                             "plugins) before it runs", {
         "": "`{piece}` writes `{target}`, which the check reads (its program, its configuration or plugins), "
             "before it runs",
-        "unlisted": "`{piece}` writes files the analysis cannot list, in a line that also changes `PATH` or names "
-                    "the check's program or configuration",
+        "unlisted": "`{piece}` runs code (or writes files) the analysis cannot list before the check: it may "
+                    "write the check's program, configuration or plugins",
     }),
     "unproven": _one("masks", "a statement before the check is not among the shapes proven inert: it could change "
                      "what the status means", "`{piece}` is not proven inert ({why})"),

@@ -9,6 +9,7 @@ from ._configs import STARTUP_FILES
 from ._findings import Finding
 from ._model import Command, Script, Statement, Word
 from ._patterns import lazy
+from ._prelude import assignment_problem
 from ._reasons import reason
 from ._results import Reason
 from ._shellstate import ShellState, excerpt
@@ -131,6 +132,9 @@ def inherited(command: Command, unwrapped: Unwrapped, text: str) -> Reason | Non
     for word in words:
         if INHERITED.match(word.value or word.text):
             return reason("early-exit", word.span, "environment", piece=excerpt(text, word.span))
+        why = assignment_problem(word)
+        if why is not None:  # `PS4='$((rc=0))' bash -xc '…'`: the child shell expands it
+            return reason("unproven", word.span, piece=excerpt(text, word.span), why=why)
     return None
 
 

@@ -12,9 +12,11 @@ that write files (:data:`_TARGETS`), trap actions — and the check is refused w
 - one of the files its family reads at start-up (:data:`._configs.CONFIGS`), or a file named by one
   of its options or operands (``pytest -c my.ini``);
 - inside a virtual environment the line activated;
+- code the line carries that may write anything (``python -c``, ``python - <<'EOF'``, ``node -e``,
+  ``perl -e``, an ``awk`` program that redirects or runs commands, a ``sed`` script with a ``w``
+  command): its writes cannot be listed, the check's configuration among them;
 - or a write the analysis cannot list (a target only run time knows, a program that writes what its
-  data says: ``tar x``, ``git checkout``, inline code such as ``python -c``) when the line also
-  changes ``PATH``, or when inline code names the program or a configuration file.
+  data says: ``tar x``, ``git checkout``) when the line also changes ``PATH``.
 
 Programs and scripts already on disk are the toolchain: what they write is the tracker's business,
 as any edit is.
@@ -28,6 +30,7 @@ from typing import NamedTuple
 from ._configs import CONFIGS, STARTUP_FILES
 from ._effects import GIT_WORKSPACE, redirect_writes
 from ._model import Command, Span, Word
+from ._patterns import lazy
 from ._wrappers import program_name
 
 
@@ -70,6 +73,12 @@ def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[
     name = program_name(argv[0].value or "")
     if name.startswith("python") or name in _INLINE:
         return _inline(command, argv, "python" if name.startswith("python") else name, text)
+    if name in ("awk", "gawk", "mawk", "nawk"):
+        program = next((word for word in argv[1:] if not (word.value or "-").startswith("-")), None)
+        if program is not None and "-f" not in [word.value for word in argv[1:]] and _AWK_WRITE.search(
+                program.value or program.text):
+            return [Written(None, command.span, program.value or program.text)]
+        return []
     how = _TARGETS.get(name)
     if how is None:
         return []
@@ -85,6 +94,9 @@ def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[
     if how == "copy":
         return _copied(words, operands, span)
     if how == "in-place":
+        script = _sed_writes(words)
+        if script is not None:
+            return [Written(None, span, script)]
         in_place = any((word.value or "").startswith(("-i", "--in-place")) or (
             (word.value or "")[:1] == "-" and "i" in (word.value or "")[1:] and not (word.value or "").startswith("--"))
             for word in words)
@@ -93,6 +105,23 @@ def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[
         return [Written(word.value[3:] if word.value else None, span) for word in words
                 if word.value is None or word.value.startswith("of=")]
     return _output(words, span)
+
+
+_SED_WRITE = lazy(r"(?:^|[;\n{}])\s*(?:\d+|/[^/]*/|\$)?,?\S*\s*[wW]\s|s(.).*?\1.*?\1[gpIi0-9]*w")
+"""A ``sed`` command that writes a file: ``w FILE`` (or ``W``), or the ``w`` flag of ``s///w FILE``."""
+_AWK_WRITE = lazy(r"[>|]|system|close|fflush")
+"""What lets an ``awk`` program write a file or run a command."""
+
+
+def _sed_writes(words: tuple[Word, ...]) -> str | None:
+    """The script of a ``sed`` whose script writes a file (``None`` when it writes none)."""
+    scripts = [words[index + 1].value or "" for index, word in enumerate(words[:-1]) if word.value in ("-e",
+                                                                                                       "--expression")]
+    if not scripts:
+        operands = [word for word in words if not (word.value or "").startswith("-")]
+        scripts = [operands[0].value or operands[0].text] if operands else []
+    found = [script for script in scripts if _SED_WRITE.search(script)]
+    return found[0] if found else None
 
 
 def _operands(words: tuple[Word, ...], value_options: tuple[str, ...]) -> list[str | None]:
@@ -179,8 +208,8 @@ def rewritten(writes: list[Written], *, program: str, family: str, module: str |
     for write in writes:
         target = write.target
         if target is None:
-            if path_changed or (write.code is not None and any(name in write.code for name in names)):
-                return write
+            if path_changed or write.code is not None:
+                return write  # inline code may write anything, the check's configuration included
             continue
         path = _normal(target)
         base = posixpath.basename(path)
