@@ -9,12 +9,14 @@ that write files (:data:`_TARGETS`), trap actions — and the check is refused w
 
 - a file named like the check's program (wherever it is: a ``PATH`` entry may lead there), or the
   module ``python -m`` runs;
-- one of the files its family reads at start-up (:data:`._configs.CONFIGS`), or a file named by one
-  of its options or operands (``pytest -c my.ini``);
+- one of the files its family reads at start-up (:data:`._configs.CONFIGS`), or a file one of its
+  configuration options names (``pytest -c my.ini``: :data:`CONFIG_OPTIONS`) — not its operands,
+  the files it checks: an agent writes a test and runs it, and what it edits is the tracker's business;
 - inside a virtual environment the line activated;
 - code the line carries that may write anything (``python -c``, ``python - <<'EOF'``, ``node -e``,
   ``perl -e``, an ``awk`` program that redirects or runs commands, a ``sed`` script with a ``w``
-  command): its writes cannot be listed, the check's configuration among them;
+  command), or a target the line names that only run time knows (``> "$out"``): either may be the
+  check's configuration;
 - or a write the analysis cannot list (a target only run time knows, a program that writes what its
   data says: ``tar x``, ``git checkout``) when the line also changes ``PATH``.
 
@@ -43,6 +45,8 @@ class Written(NamedTuple):
     """The text that writes it."""
     code: str | None = None
     """Inline code that may write anything (``python -c CODE``)."""
+    spelled: bool = False
+    """The line names the target, but only run time knows it (``> "$out"``, ``tee "$f"``)."""
 
 
 _TARGETS: dict[str, str] = {
@@ -65,7 +69,13 @@ _VALUE_OPTIONS = {"chmod": ("--reference",), "cp": ("-t", "--target-directory", 
 
 def redirect_written(word: Word | None, span: Span) -> Written:
     """The write of a redirect to ``word``."""
-    return Written(word.value if word is not None else None, span)
+    value = word.value if word is not None else None
+    return Written(value, span, spelled=value is None)
+
+
+def _named(value: str | None, span: Span) -> Written:
+    """A write to a target the line names (``None``: only run time knows it)."""
+    return Written(value, span, spelled=value is None)
 
 
 def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[Written]:
@@ -84,13 +94,15 @@ def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[
         return []
     span = command.span
     words = argv[1:]
-    if how == "unknown" or (how == "git" and any(word.value in GIT_WORKSPACE for word in words[:2])):
+    if how == "git":
+        return [Written(None, span)] if any(word.value in GIT_WORKSPACE for word in words[:2]) else []
+    if how == "unknown":
         return [Written(None, span)]
     operands = _operands(words, _VALUE_OPTIONS.get(name, ()))
     if how == "operands":
-        return [Written(value, span) for value in operands]
+        return [_named(value, span) for value in operands]
     if how == "after-first":
-        return [Written(value, span) for value in operands[1:]]
+        return [_named(value, span) for value in operands[1:]]
     if how == "copy":
         return _copied(words, operands, span)
     if how == "in-place":
@@ -100,7 +112,7 @@ def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[
         in_place = any((word.value or "").startswith(("-i", "--in-place")) or (
             (word.value or "")[:1] == "-" and "i" in (word.value or "")[1:] and not (word.value or "").startswith("--"))
             for word in words)
-        return [Written(value, span) for value in operands[1:]] if in_place else []
+        return [_named(value, span) for value in operands[1:]] if in_place else []
     if how == "of":
         return [Written(word.value[3:] if word.value else None, span) for word in words
                 if word.value is None or word.value.startswith("of=")]
@@ -156,10 +168,10 @@ def _copied(words: tuple[Word, ...], operands: list[str | None], span: Span) -> 
         directory, sources = operands[-1], operands[:-1]
     else:
         sources = operands
-    found = [Written(directory, span)]
+    found = [_named(directory, span)]
     for source in sources:
         base = posixpath.basename((source or "").rstrip("/")) if source is not None else None
-        found.append(Written(posixpath.join(directory, base) if directory is not None and base else None, span))
+        found.append(_named(posixpath.join(directory, base) if directory is not None and base else None, span))
     return found
 
 
@@ -203,19 +215,42 @@ def rewritten(writes: list[Written], *, program: str, family: str, module: str |
     names = {program_name(program), *CONFIGS.get(family, ())}
     if module:
         names |= {module, f"{module}.py"}
-    named = {_normal(word.value) for word in words if word.value is not None}
+    named = _configured(words)
+    names |= {f"{posixpath.basename(path)}.py" for path in named}  # `pytest -p plugin` imports plugin.py
     venvs = tuple(_normal(posixpath.dirname(posixpath.dirname(script))) for script in activated)
     for write in writes:
         target = write.target
         if target is None:
-            if path_changed or write.code is not None:
-                return write  # inline code may write anything, the check's configuration included
+            if path_changed or write.code is not None or write.spelled:
+                return write  # inline code, or a name only run time knows, may be the check's configuration
             continue
         path = _normal(target)
         base = posixpath.basename(path)
         if base in names or path in named or any(path == venv or path.startswith(venv + "/") for venv in venvs):
             return write
     return None
+
+
+CONFIG_OPTIONS = frozenset({
+    "-c", "--config", "--config-file", "--configfile", "--rcfile", "--settings", "-p", "--project", "-f", "--file",
+    "--makefile", "--rootdir", "--confcutdir", "--init-script", "--tsconfig", "--plugin", "--require", "-r",
+    "--setup-files", "--globalSetup", "--setupFiles", "--manifest-path", "--resolve-plugins-relative-to",
+})
+"""Options whose value names a file a check reads as configuration or plugin (``pytest -c my.ini``,
+``make -f ci.mk``, ``mocha --require setup.js``); its operands are what it checks, not how."""
+
+
+def _configured(words: tuple[Word, ...]) -> set[str]:
+    """The paths the check's configuration options name."""
+    found: set[str] = set()
+    for index, word in enumerate(words):
+        value = word.value or ""
+        option, equals, attached = value.partition("=")
+        if equals and option in CONFIG_OPTIONS:
+            found.add(_normal(attached))
+        elif value in CONFIG_OPTIONS and index + 1 < len(words) and words[index + 1].value is not None:
+            found.add(_normal(words[index + 1].value or ""))
+    return found
 
 
 def startup_written(writes: list[Written]) -> Written | None:
