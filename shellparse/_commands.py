@@ -22,7 +22,7 @@ from ._patterns import lazy
 from ._prelude import activation, assignment_problem, unproven
 from ._reasons import reason
 from ._shellstate import ShellState, excerpt, word_text
-from ._status import always_succeeds, keeps_saved, refers, zeroes
+from ._status import always_succeeds, keeps_saved, may_assign_ifs, refers, zeroes
 from ._traps import trap_of
 from ._wrappers import program_name
 
@@ -59,6 +59,8 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
         state.list_base = state.copy()
     commands = statement.pipeline.commands
     alone = len(commands) == 1 and statements[end].op != "&"
+    if not state.ifs_changed and shell == "bash" and may_assign_ifs(statement, text):
+        state.ifs_changed = True  # arithmetic may assign any variable its expressions or values name
     if state.zeroed:  # `rc=0` holds until a line may change `rc`
         state.zeroed = frozenset(name for name in state.zeroed
                                  if all(keeps_saved(c, frozenset({name}), state, text) for c in commands))

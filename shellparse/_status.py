@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from ._builtins import BASH_BUILTINS
-from ._model import Command, Redirect, Word
+from ._model import Command, Redirect, Statement, Word
 from ._patterns import lazy
 from ._prelude import unproven_options
 from ._shellstate import ShellState
@@ -343,6 +343,15 @@ def _integers(text: str) -> frozenset[str] | None:
                 return None
             names.add(found.group(1))
     return frozenset(names)
+
+
+def may_assign_ifs(statement: Statement, text: str) -> bool:
+    """Whether ``statement`` evaluates arithmetic (``((…))``, ``$((…))``, a subscript, ``${x:=…}``)
+    that may assign ``IFS``: an expression, or a variable's value, can name it (``y=IFS=1; : $((y))``)."""
+    span = statement.pipeline.span
+    piece = text[span.start : span.end]
+    return any(command.kind == "arithmetic" for command in statement.pipeline.commands) or _arithmetic(piece) \
+        or "${IFS" in piece or ("[[" in piece and _COMPARED.search(piece) is not None)
 
 
 def _arithmetic(piece: str) -> bool:

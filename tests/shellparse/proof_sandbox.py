@@ -59,7 +59,7 @@ def run_case(base: Path, case: Case) -> list[Run]:
         with tempfile.TemporaryDirectory(dir=base, ignore_cleanup_errors=True) as root:
             programs = () if real_check else (case.program,)
             box = Sandbox(Path(root), programs, case.command, ("missing",),
-                          lines=0, no_input="&" in case.command)
+                          lines=0, no_input="&" in case.command or "coproc" in case.command)
             _prepare(box, case, statuses[0])
             runs.append(box.run(case.command, statuses))
     return runs
