@@ -149,8 +149,8 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
     "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",
                      "`{piece}` runs earlier in this command line too: a pass here hides a failure there, as a retry "
                      "does"),
-    "exit-trap": ReasonInfo("masks", "a trap whose action is not plainly harmless can change the final status", {
-        "": "`{piece}`: a trap whose action is not plainly harmless can exit, redefine or skip commands",
+    "exit-trap": ReasonInfo("masks", "a trap whose action is not proven inert can change the final status", {
+        "": "`{piece}`: a trap whose action is not proven inert can exit, assign, redefine or skip commands",
         "extdebug": "`{piece}`: with `extdebug` on, a DEBUG trap that fails skips the command it runs before",
         "redefined": "`{piece}` redefines a command that a trap set earlier runs",
     }),

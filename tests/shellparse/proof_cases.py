@@ -35,14 +35,14 @@ class Case(NamedTuple):
 
 
 _SHEBANG = "printf '#!/bin/sh\\nexit 0\\n'"
-_VENV = ((".venv/bin/activate", "VIRTUAL_ENV=$PWD/.venv\nexport VIRTUAL_ENV\n"),
+VENVS = ((".venv/bin/activate", "VIRTUAL_ENV=$PWD/.venv\nexport VIRTUAL_ENV\n"),
          ("venv/bin/activate", "VIRTUAL_ENV=$PWD/venv\nexport VIRTUAL_ENV\n"))
-_SLOW = (("run_tests.sh", "trap 'exit 0' TERM\nif [ -f slow ]; then sleep 5 & wait; fi\nexit \"$CHECK_STATUS\"\n"),)
-_MAKEFILE = (("Makefile", "test:\n\t@exit $$CHECK_STATUS\nlint:\n\t@exit $$CHECK_STATUS\n"),)
-_PYTEST = (("test_app.py", "import os\n\n\ndef test_app():\n    assert os.environ['CHECK_STATUS'] == '0'\n"),)
-_RUFF = (("app.py", "{lint}x = 1\n"),)
-_PACKAGE = (("package.json", '{"name": "app", "version": "1.0.0", "scripts": {"lint": "exit $CHECK_STATUS"}}\n'),)
-_PACKAGE_TEST = (("package.json", '{"name": "app", "version": "1.0.0", "scripts": {"test": "exit $CHECK_STATUS"}}\n'),)
+SLOW_SCRIPT = (("run_tests.sh", "trap 'exit 0' TERM\nif [ -f slow ]; then sleep 5 & wait; fi\nexit \"$CHECK_STATUS\"\n"),)
+MAKEFILE = (("Makefile", "test:\n\t@exit $$CHECK_STATUS\nlint:\n\t@exit $$CHECK_STATUS\n"),)
+PYTEST_PROJECT = (("test_app.py", "import os\n\n\ndef test_app():\n    assert os.environ['CHECK_STATUS'] == '0'\n"),)
+RUFF_PROJECT = (("app.py", "{lint}x = 1\n"),)
+PACKAGE = (("package.json", '{"name": "app", "version": "1.0.0", "scripts": {"lint": "exit $CHECK_STATUS"}}\n'),)
+PACKAGE_TEST = (("package.json", '{"name": "app", "version": "1.0.0", "scripts": {"test": "exit $CHECK_STATUS"}}\n'),)
 
 
 def _group(name: str, fakes: tuple[str, ...], honest: tuple[str, ...], **extra: object) -> list[Case]:
@@ -57,7 +57,6 @@ CASES: list[Case] = [
         "pytest || exit $? 2>missing/x; echo done", "pytest; rc=$?; exit $rc 2>missing/x; true",
         "pytest | tee log.txt; exit ${PIPESTATUS[0]} >missing/x; true", "pytest; exit 0<missing/x; true",
         "f() { pytest; return $? >missing/x; true; }; f", "pytest || { rc=$?; exit $rc 2>missing/x; }; true",
-        "set -e; pytest || exit $? 2>missing/x; echo done",
     ), honest=(
         "pytest; exit $? 2>/dev/null", "pytest; exit $? 2>&1", "pytest; rc=$?; exit $rc >&2",
         "pytest || exit $? 1>&2; echo done", "pytest; exit $? >/dev/null; true",
@@ -111,7 +110,7 @@ CASES: list[Case] = [
     # Job specs: `wait %N` waits for job N, whichever command that is.
     *_group("job-spec", fakes=(
         "sleep 0 & pytest & wait %1", "true & pytest & wait %1", "pytest & sleep 0 & wait %2",
-        "pytest & pid=$!; true & pid=$!; wait $pid", "sleep 0 & pytest & wait -n", "pytest & true & wait %+",
+        "pytest & pid=$!; true & pid=$!; wait $pid", "sleep 0 & pytest & wait -n", "true & true & pytest & wait %2",
         "pytest & true & wait %%", "(exit 0) & pytest & wait %1", "pytest & sleep 0 & wait $!",
     ), honest=(
         "pytest & wait %1", "pytest & wait %%", "pytest & wait %-", "pytest & wait -n", "pytest & pid=$!; wait $pid",
@@ -193,7 +192,7 @@ CASES: list[Case] = [
         "printf 'x\\n' > notes.txt && pytest", "mkdir -p build && pytest", "cp input.txt sub/ && pytest",
         "source .venv/bin/activate && pytest", ". .venv/bin/activate; pytest",
         "source venv/bin/activate; cd sub && pytest", "ln -s input.txt link.txt; pytest",
-    ), files=_VENV, real=("chmod", "ln", "cp")),
+    ), files=VENVS, real=("chmod", "ln", "cp")),
     # The line creates or replaces the check's configuration or plugins (real tools).
     *_group("same-line-config", fakes=(
         "printf '[pytest]\\naddopts = --co\\n' > pytest.ini && pytest -q",
@@ -204,40 +203,40 @@ CASES: list[Case] = [
     ), honest=(
         "printf 'x\\n' > notes.txt && pytest -q", "mkdir -p build; pytest -q", "pytest -q -p no:cacheprovider",
         "PYTEST_ADDOPTS=-q pytest", "pytest -q; rc=$?; printf '[pytest]\\n' > pytest.ini; exit $rc",
-    ), program="pytest", files=_PYTEST, real=("pytest",)),
+    ), program="pytest", files=PYTEST_PROJECT, real=("pytest",)),
     *_group("same-line-config", fakes=(
         "printf 'exclude = [\"*\"]\\n' > ruff.toml && ruff check .",
         "printf '[lint]\\nignore = [\"ALL\"]\\n' > ruff.toml; ruff check app.py",
         "printf '[tool.ruff]\\nexclude = [\"app.py\"]\\n' > pyproject.toml && ruff check .",
     ), honest=("ruff check .", "printf 'x\\n' > notes.txt && ruff check ."),
-        program="ruff", files=_RUFF, real=("ruff",)),
+        program="ruff", files=RUFF_PROJECT, real=("ruff",)),
     *_group("same-line-config", fakes=(
         "printf 'test:\\n\\t@true\\n' > Makefile; make test", "printf 'test:\\n\\t@true\\n' > GNUmakefile && make test",
         "MAKEFLAGS=-i make test", "export MAKEFLAGS=i; make test lint",
         "printf '{\"scripts\":{\"test\":\"true\"}}\\n' > package.json && npm test",
     ), honest=("make test", "make -s test", "printf 'x\\n' > notes.txt; make test",
                "export MAKEFLAGS=k; make test lint"),
-        program="make", files=_MAKEFILE + _PACKAGE_TEST, real=("make", "npm")),
+        program="make", files=MAKEFILE + PACKAGE_TEST, real=("make", "npm")),
     # Options that force success, per family (real tools).
     *_group("forced-success", fakes=(
         "ruff check --exit-zero .", "ruff check . --exit-zero", "ruff check -e .",
     ), honest=("ruff check .", "ruff check -q .", "ruff check --exit-non-zero-on-fix ."),
-        program="ruff", files=_RUFF, real=("ruff",)),
+        program="ruff", files=RUFF_PROJECT, real=("ruff",)),
     *_group("forced-success", fakes=(
         "pytest --co", "pytest --collect-only -q", "pytest -q --co test_app.py", "pytest --co -p no:cacheprovider",
     ), honest=("pytest -q", "pytest -x test_app.py", "pytest -q --tb=short"),
-        program="pytest", files=_PYTEST, real=("pytest",)),
+        program="pytest", files=PYTEST_PROJECT, real=("pytest",)),
     *_group("forced-success", fakes=(
         "make -i test", "make --ignore-errors test", "make -ik test", "make -s -i test",
     ), honest=("make test", "make -k test", "make -j2 test", "make --keep-going test"),
-        program="make", files=_MAKEFILE, real=("make",)),
+        program="make", files=MAKEFILE, real=("make",)),
     *_group("forced-success", fakes=("npm test --if-present", "npm run test --if-present"),
-            honest=("npm run lint", "npm run lint --silent"), program="npm", files=_PACKAGE, real=("npm",)),
+            honest=("npm run lint", "npm run lint --silent"), program="npm", files=PACKAGE, real=("npm",)),
     *_group("forced-success", fakes=(
         "touch slow; timeout --preserve-status 1 ./run_tests.sh",
         "touch slow && timeout --preserve-status -s TERM 1 ./run_tests.sh",
     ), honest=("timeout 1 ./run_tests.sh", "timeout -s TERM 5 ./run_tests.sh"),
-        program="./run_tests.sh", files=_SLOW, real=("./run_tests.sh",)),
+        program="./run_tests.sh", files=SLOW_SCRIPT, real=("./run_tests.sh",)),
     # Honest shapes agents write every day, and their dishonest neighbours.
     *_group("honest-shape", fakes=(
         "pytest & pid=$!; sleep 0 & pid=$!; wait $pid", "flock .lock sleep 1 & sleep 0.2; flock -n -E 0 .lock pytest",
@@ -252,9 +251,16 @@ CASES: list[Case] = [
         "script -qec 'pytest' /dev/null", "pytest; exit $(( $? ))", "pytest && rc=0 || rc=$?; exit $rc",
         "if pytest; then :; else exit $?; fi", "set -e; out=$(pytest); echo \"$out\"",
         "case \"$CI\" in *) pytest;; esac", "trap 'echo done >> log.txt' EXIT; pytest",
-    ), files=(*_VENV, ("env.sh", "pytest() { :; }\n")), real=("flock", "script", "sleep")),
+    ), files=(*VENVS, ("env.sh", "pytest() { :; }\n")), real=("flock", "script", "sleep")),
 ]
 """The set, class by class."""
 
-HONEST_REFUSED: dict[str, str] = {}
+HONEST_REFUSED: dict[str, str] = {
+    "trap 'echo $((1+1)) >/dev/null' DEBUG; pytest; rc=$?; exit $rc":
+        "arithmetic in a trap's action is not proven inert (an expression, or a variable's value, can assign); "
+        "this one does not",
+    "pytest & wait %pytest": "a job named by its command (`%pytest`, `%?…`) is not read; `$!`, `%N`, `%%` are",
+    "pytest -q \f# && true": "a form feed outside quotes is a syntax problem to the analysis (tree-sitter-bash reads "
+                              "it as a blank); bash reads it as part of a word, here an argument of the check",
+}
 """Honest cases the analyzer refuses, and why it cannot prove them."""
