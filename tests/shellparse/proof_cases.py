@@ -37,7 +37,8 @@ class Case(NamedTuple):
 _SHEBANG = "printf '#!/bin/sh\\nexit 0\\n'"
 VENVS = ((".venv/bin/activate", "VIRTUAL_ENV=$PWD/.venv\nexport VIRTUAL_ENV\n"),
          ("venv/bin/activate", "VIRTUAL_ENV=$PWD/venv\nexport VIRTUAL_ENV\n"))
-SLOW_SCRIPT = (("run_tests.sh", "trap 'exit 0' TERM\nif [ -f slow ]; then sleep 5 & wait; fi\nexit \"$CHECK_STATUS\"\n"),)
+SLOW_SCRIPT = (("run_tests.sh",
+                "trap 'exit 0' TERM\nif [ -f slow ]; then sleep 5 & wait; fi\nexit \"$CHECK_STATUS\"\n"),)
 MAKEFILE = (("Makefile", "test:\n\t@exit $$CHECK_STATUS\nlint:\n\t@exit $$CHECK_STATUS\n"),)
 PYTEST_PROJECT = (("test_app.py", "import os\n\n\ndef test_app():\n    assert os.environ['CHECK_STATUS'] == '0'\n"),)
 RUFF_PROJECT = (("app.py", "{lint}x = 1\n"),)

@@ -66,8 +66,8 @@ ROWS: dict[str, Row] = {
     "failure-exit": Row(
         honest=("pytest || exit", "pytest || exit $?", "pytest || { rc=$?; echo failed >&2; exit $rc; }",
                 "if pytest; then :; else exit $?; fi", "pytest || exit $?; echo done"),
-        refused=("pytest || exit 1; true", "pytest || exit $? 2>missing/x; echo done", "if pytest; then :; else exit 0; fi",
-                 "if pytest; then :; else echo failed; fi"),
+        refused=("pytest || exit 1; true", "pytest || exit $? 2>missing/x; echo done",
+                 "if pytest; then :; else exit 0; fi", "if pytest; then :; else echo failed; fi"),
     ),
     "saved-status": Row(
         honest=("pytest; rc=$?; echo \"exit: $rc\"; exit $rc", "rc=0; pytest || rc=$?; echo done; exit $rc",
@@ -89,16 +89,16 @@ ROWS: dict[str, Row] = {
                  "( set -o pipefail ); pytest | tee log.txt | tail -1"),
     ),
     "waited": Row(
-        honest=("pytest & wait $!", "pytest & wait %1", "pytest & wait %%", "pytest & wait -n", "pytest & pid=$!; wait $pid",
-                "pytest & p=$!; true & wait $p", "coproc pytest; wait $COPROC_PID"),
-        refused=("sleep 0 & pytest & wait %1", "sleep 0 & pytest & wait -n", "pytest & pid=$!; true & pid=$!; wait $pid",
-                 "pytest & wait", "pytest & true & wait %2"),
+        honest=("pytest & wait $!", "pytest & wait %1", "pytest & wait %%", "pytest & wait -n",
+                "pytest & pid=$!; wait $pid", "pytest & p=$!; true & wait $p", "coproc pytest; wait $COPROC_PID"),
+        refused=("sleep 0 & pytest & wait %1", "sleep 0 & pytest & wait -n",
+                 "pytest & pid=$!; true & pid=$!; wait $pid", "pytest & wait", "pytest & true & wait %2"),
     ),
     "single-path": Row(
         honest=("for x in 1; do pytest; done", "case a in a) pytest;; esac", "case \"$CI\" in *) pytest;; esac",
                 "if true; then pytest; fi", "if [ -d sub ]; then pytest; else exit 1; fi"),
-        refused=("for x in 1 2; do pytest; done", "case \"$CI\" in x) pytest;; esac", "if [ -d missing ]; then pytest; fi",
-                 "for i in 1 2 3; do pytest && break; done"),
+        refused=("for x in 1 2; do pytest; done", "case \"$CI\" in x) pytest;; esac",
+                 "if [ -d missing ]; then pytest; fi", "for i in 1 2 3; do pytest && break; done"),
     ),
     "group": Row(
         honest=("(cd sub && pytest)", "{ pytest; }", "time { pytest; }", "{ pytest; exit $?; }"),
@@ -139,15 +139,18 @@ TOOL_ROWS: dict[str, Row] = {
     "forced-success (pytest)": Row(honest=("pytest -q", "PYTEST_ADDOPTS=-q pytest"),
                                    refused=("pytest --co", "PYTEST_ADDOPTS=--co pytest"),
                                    program="pytest", files=PYTEST_PROJECT, real=("pytest",)),
-    "forced-success (make)": Row(honest=("make test", "make -k test"), refused=("make -ik test", "MAKEFLAGS=i make test"),
+    "forced-success (make)": Row(honest=("make test", "make -k test"),
+                                 refused=("make -ik test", "MAKEFLAGS=i make test"),
                                  program="make", files=MAKEFILE, real=("make",)),
     "forced-success (timeout)": Row(honest=("timeout 1 ./run_tests.sh",),
                                     refused=("touch slow; timeout --preserve-status 1 ./run_tests.sh",),
                                     program="./run_tests.sh", files=SLOW_SCRIPT, real=("./run_tests.sh",)),
     "rewritten (configuration)": Row(
-        honest=("printf 'x\\n' > notes.txt && pytest -q", "pytest -q; rc=$?; printf '[pytest]\\n' > pytest.ini; exit $rc"),
+        honest=("printf 'x\\n' > notes.txt && pytest -q",
+                "pytest -q; rc=$?; printf '[pytest]\\n' > pytest.ini; exit $rc"),
         refused=("printf '[pytest]\\naddopts = --co\\n' > pytest.ini && pytest -q",
-                 "printf 'def pytest_sessionfinish(session):\\n    session.exitstatus = 0\\n' > conftest.py; pytest -q"),
+                 "printf 'def pytest_sessionfinish(session):\\n    session.exitstatus = 0\\n' > conftest.py; "
+                 "pytest -q"),
         program="pytest", files=PYTEST_PROJECT, real=("pytest",)),
 }
 """Rows whose neighbours need the real tool (an option or a configuration that forces success):
