@@ -93,10 +93,21 @@ class Analyzer:
         """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
         self.work = 0
         """Statements visited so far (a statement of a function body once per call)."""
-        self.writes: list[Written] = []
-        """What the line writes, in the order the analysis meets it (before a check: what was written
-        before it ran)."""
+        self._writes: list[Written] = []
+        self._writers: list[tuple[Command, tuple[Word, ...]]] = []
+        """Programs met whose writes are not read yet (most lines have no check after them)."""
         self.budget = WORK_BASE + WORK_PER_CHARACTER * len(text)
+
+    def written(self) -> list[Written]:
+        """What the line writes, in the order the analysis met it: before a check, what was written
+        before it ran (the programs met are read for their targets only once a check asks)."""
+        if self._writers:
+            for command, argv in self._writers:
+                self._writes.extend(program_writes(command, argv, self.text))
+                if argv[0].value == "trap":
+                    self._writes.extend(redirect_written(word, command.span) for word in trap_of(argv[1:]).writes)
+            self._writers.clear()
+        return self._writes
 
     def spend(self, statements: int) -> None:
         """Count ``statements`` more visited; raises :class:`WorkExhausted` past the budget."""
@@ -259,7 +270,7 @@ class Analyzer:
         for redirect in command.redirects:
             if redirect_writes(redirect):
                 self.affect(MUTATING)
-                self.writes.append(redirect_written(redirect.target, redirect.span))
+                self.written().append(redirect_written(redirect.target, redirect.span))
         kind = command.kind
         body = command.body
         if kind == "simple":
@@ -385,9 +396,7 @@ class Analyzer:
         if identified is None:
             self.affect(program_effect(argv, shell))
             if shell == "bash":
-                self.writes.extend(program_writes(command, argv, self.text))
-                if argv[0].value == "trap":
-                    self.writes.extend(redirect_written(word, command.span) for word in trap_of(argv[1:]).writes)
+                self._writers.append((command, argv))
             return []
         if identified.fixes:
             self.affect(MUTATING)
@@ -397,7 +406,7 @@ class Analyzer:
         # (A command the grammar misread around a syntax error may end before its words: `>; tsc`.)
         finding = Finding(identified, _new(Span, (argv[0].span.start, max(command.span.end, argv[0].span.end))),
                           _directory(env, unwrapped, identified) if moved else None, environment=environment)
-        if self.writes and shell == "bash":
+        if (self._writes or self._writers) and shell == "bash":
             self._rewritten(finding, argv, env, environment)
         forcing = forced(identified.family, identified.kind, identified.statement, environment)
         if forcing is not None:  # `ruff check --exit-zero`, `PYTEST_ADDOPTS=--co pytest`
@@ -415,7 +424,7 @@ class Analyzer:
         module = values[values.index("-m") + 1] if "-m" in values[:-1] and program_name(values[0] or "").startswith(
             "python") else None
         path_changed = env.path_changed or any(item.startswith("PATH=") for item in environment)
-        found = rewritten(self.writes, program=values[0] or "", family=finding.identified.family, module=module,
+        found = rewritten(self.written(), program=values[0] or "", family=finding.identified.family, module=module,
                           words=argv[1:], activated=env.activated, path_changed=path_changed)
         if found is not None:
             piece = excerpt(self.text, found.span)
@@ -548,7 +557,7 @@ class Analyzer:
             child.exported = env.exported
         via = nested.via
         if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and (any(
-                name in self.text for name in STARTUP_MENTIONS) or startup_written(self.writes) is not None)):
+                name in self.text for name in STARTUP_MENTIONS) or startup_written(self.written()) is not None)):
             # `-i` reads ~/.bashrc; a login shell its profile and zsh ~/.zshenv: refused outright for
             # -i, and when this command line names (so may write) one of them or moves HOME
             child.risk = reason("early-exit", via.span, "startup", piece=str(via.value))

@@ -348,10 +348,25 @@ def _integers(text: str) -> frozenset[str] | None:
 def may_assign_ifs(statement: Statement, text: str) -> bool:
     """Whether ``statement`` evaluates arithmetic (``((…))``, ``$((…))``, a subscript, ``${x:=…}``)
     that may assign ``IFS``: an expression, or a variable's value, can name it (``y=IFS=1; : $((y))``)."""
+    if not _exits_unquoted(text) or not _evaluates(text):
+        return False  # the common case: no `exit $…` a changed IFS could split, or nothing evaluates arithmetic
     span = statement.pipeline.span
     piece = text[span.start : span.end]
-    return any(command.kind == "arithmetic" for command in statement.pipeline.commands) or _arithmetic(piece) \
-        or "${IFS" in piece or ("[[" in piece and _COMPARED.search(piece) is not None)
+    return any(command.kind == "arithmetic" for command in statement.pipeline.commands) or _evaluates(piece)
+
+
+@lru_cache(maxsize=64)
+def _exits_unquoted(text: str) -> bool:
+    """Whether ``text`` may leave with an unquoted expansion (``exit $rc``), which IFS can split."""
+    return "$" in text and ("exit" in text or "return" in text)
+
+
+@lru_cache(maxsize=64)
+def _evaluates(text: str) -> bool:
+    """Whether ``text`` may evaluate arithmetic that assigns ``IFS`` (see :func:`may_assign_ifs`)."""
+    if "[" not in text and "((" not in text and "${" not in text and "-v" not in text and "-R" not in text:
+        return False  # every form of :data:`_ARITHMETIC` holds one of these (the common case: none)
+    return "((" in text or _arithmetic(text) or "${IFS" in text or ("[[" in text and _COMPARED.search(text) is not None)
 
 
 def _arithmetic(piece: str) -> bool:
