@@ -16,10 +16,11 @@ from .errors import NotACommand, UnknownPolicy, UnknownShell
 CACHE_SIZE = 4096
 MAX_COMMAND_CHARS = 1_048_576
 """The longest command :func:`analyze` reads by default (``max_chars``). A longer one is fail-closed
-at once (``unreadable``, never a witness, effect unknown): analysis time and memory grow with the
-command — about 2.5 s and 270 MB for a megabyte of ``npm test; echo x; …`` — so ten megabytes would
-take a Stop hook far past its time-out. Callers that judge many commands (the tracker, ``witness
-check``) set a lower bound."""
+at once (``unreadable``, never a witness, effect unknown): analysis time and memory grow linearly
+with the command — a few seconds and a few hundred megabytes for a megabyte of ``npm test; echo x;
+…`` — so ten megabytes would take a Stop hook far past its time-out. Callers that judge many
+commands (the tracker, ``witness check``) set a lower bound. The work of one analysis is capped as
+well (:data:`._analysis.WORK_PER_CHARACTER`)."""
 _GC_PAUSE_ABOVE = 16_384
 
 
