@@ -24,7 +24,6 @@ Programs and scripts already on disk are the toolchain: what they write is the t
 as any edit is.
 """
 
-from __future__ import annotations
 
 import posixpath
 from typing import NamedTuple
