@@ -91,7 +91,7 @@ ROWS: dict[str, Row] = {
     "waited": Row(
         honest=("pytest & wait $!", "pytest & wait %1", "pytest & wait %%", "pytest & wait -n",
                 "pytest & pid=$!; wait $pid", "pytest & p=$!; true & wait $p", "coproc pytest; wait $COPROC_PID"),
-        refused=("sleep 0 & pytest & wait %1", "sleep 0 & pytest & wait -n",
+        refused=("sleep 0 & pytest & wait %1", "pytest & true & wait -n",
                  "pytest & pid=$!; true & pid=$!; wait $pid", "pytest & wait", "pytest & true & wait %2"),
     ),
     "single-path": Row(
