@@ -112,7 +112,7 @@ CASES: list[Case] = [
     *_group("job-spec", fakes=(
         "sleep 0 & pytest & wait %1", "true & pytest & wait %1", "pytest & sleep 0 & wait %2",
         "pytest & pid=$!; true & pid=$!; wait $pid", "pytest & true & wait -n", "true & true & pytest & wait %2",
-        "pytest & true & wait %%", "(exit 0) & pytest & wait %1", "pytest & sleep 0 & wait $!",
+        "pytest & sleep 0.5 & wait %%", "(exit 0) & pytest & wait %1", "pytest & sleep 0 & wait $!",
     ), honest=(
         "pytest & wait %1", "pytest & wait %%", "pytest & wait %-", "pytest & wait -n", "pytest & pid=$!; wait $pid",
         "pytest & pid=$!; wait \"$pid\"", "pytest & pid=$!; sleep 0; wait $pid", "pytest & wait %pytest",
