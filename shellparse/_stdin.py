@@ -19,7 +19,7 @@ from ._shellstate import excerpt
 from ._wrappers import Nested, program_name, unwrap
 
 _STDIN_OPS = frozenset({"<", "<<", "<<-", "<<<", "<&", "<>"})
-QUIET_BUILTINS = BASH_BUILTINS - STDIN_READERS - {"command", "builtin", "trap"}
+_QUIET_BUILTINS = BASH_BUILTINS - STDIN_READERS - {"command", "builtin", "trap"}
 """Builtins that never read standard input (``command`` and ``builtin`` run another, judged apart)."""
 
 
@@ -114,7 +114,7 @@ def _may_read(command: Command, stack: list[Script]) -> bool:
     name = program_name(head)
     if name == "trap" and head == "trap":
         return _trap_reads(words[1:])
-    if name in QUIET_BUILTINS and head == name:
+    if name in _QUIET_BUILTINS and head == name:
         return False
     if name in QUIET_PROGRAMS and not (name == "date" and any(
             (word.value or "-").startswith(("-f", "--file")) for word in words[1:])):

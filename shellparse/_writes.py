@@ -29,7 +29,7 @@ import posixpath
 from typing import NamedTuple
 
 from ._configs import CONFIGS, STARTUP_FILES
-from ._effects import GIT_WORKSPACE, redirect_writes
+from ._effects import GIT_WORKSPACE
 from ._model import Command, Span, Word
 from ._patterns import lazy
 from ._wrappers import program_name
@@ -265,8 +265,3 @@ def _normal(path: str) -> str:
     normal = posixpath.normpath(path) if path else path
     return normal.removeprefix("./")
 
-
-def writes_of_redirect(command: Command) -> list[Written]:
-    """The files ``command``'s redirects write."""
-    return [redirect_written(redirect.target, redirect.span) for redirect in command.redirects
-            if redirect_writes(redirect)]
