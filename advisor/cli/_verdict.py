@@ -56,6 +56,9 @@ def _headline(analysis: Analysis, paint: _Painter) -> str:
             return paint.bad("unreadable") + f": {printable(analysis.parse_error)}"
         return paint.dim("not a check") + ": no test, lint, typecheck or build command runs here"
     what = f"`{printable(short(validation.statement))}` ({validation.kind})"
+    if any(reason.code == "forced-success" for reason in analysis.reasons):
+        return (paint.bad("forced success") + f": {what} — an option lets it exit 0 whatever it finds, so an exit "
+                "status of 0 proves nothing")
     if analysis.exit_source == "check" and analysis.witness_eligible:
         return paint.good("witness") + f": {what} — an exit status of 0 proves it passed"
     if analysis.exit_source == "reporting-pipe":
