@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from ..errors import ConfigError
 from . import _jsonc
-from ._table import InstallHost, Row
+from ._table import HOOK_OF, InstallHost, Row
 
 Action = Literal["created", "changed", "unchanged", "removed"]
 """What happened to a file (or would, with ``--dry-run``)."""
@@ -56,7 +56,8 @@ class FileChange:
 
 def ours(value: Any, host: InstallHost) -> bool:
     """Whether a hook entry runs ``witness hook <host>`` (in any of its command fields, at any depth)."""
-    pattern = re.compile(rf"(?:^|[\s/\\\"'])witness(?:\.exe)?[\"']?\s+hook\s+{re.escape(host)}(?:\s|$)")
+    hook = HOOK_OF.get(host, host)
+    pattern = re.compile(rf"(?:^|[\s/\\\"'])witness(?:\.exe)?[\"']?\s+hook\s+{re.escape(hook)}(?:\s|$)")
     if isinstance(value, dict):
         return any(isinstance(value.get(key), str) and pattern.search(value[key]) for key in _COMMAND_KEYS) \
             or any(ours(item, host) for item in value.values() if isinstance(item, (dict, list)))

@@ -6,7 +6,10 @@ docs/hooks.md): Claude Code 2.1.332 and Codex CLI 0.171.0 run with these entries
 Copilot CLI's entries follow its hooks reference (``~/.copilot/hooks/*.json`` and ``.github/hooks/*.json``,
 ``version: 1``, ``bash``/``powershell`` commands, ``timeoutSec``) and its ``mcp-config.json``; Gemini CLI's
 its hooks reference (``hooks.AfterAgent`` groups in ``settings.json``, time-outs in milliseconds; the
-settings file may hold comments) and its MCP settings (``mcpServers``).
+settings file may hold comments) and its MCP settings (``mcpServers``); Factory Droid's its hooks reference
+(Claude Code's events, entries and answers, in ``~/.factory/settings.json`` or ``.factory/settings.json``;
+0.225.2 reads ``hooks`` there and takes ``decision: block`` with a ``reason``), so Droid runs witness's Claude
+Code hook, which reads Droid's session files too.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-InstallHost = Literal["claude-code", "codex", "copilot", "gemini"]
+InstallHost = Literal["claude-code", "codex", "copilot", "gemini", "droid"]
 """The hosts ``witness install`` writes settings for."""
 Scope = Literal["user", "project"]
 """Which settings: the user's (every project) or the project's (checked in with it)."""
@@ -123,12 +126,24 @@ def _rows() -> tuple[Row, ...]:
             Row("gemini", scope, "mcp", settings, "jsonc", ("mcpServers", "witness"),
                 '{"command": "{program}", "args": ["mcp"], "timeout": ' + f"{MCP_TIMEOUT * 1000}}}"),
         ]
+    for scope, settings in ((_USER, "~/.factory/settings.json"), (_PROJECT, ".factory/settings.json")):
+        rows += [
+            Row("droid", scope, "hook", settings, "jsonc", ("hooks", "Stop"),
+                _claude_group("claude-code", HOOK_TIMEOUT)),
+            Row("droid", scope, "hook", settings, "jsonc", ("hooks", "SubagentStop"),
+                _claude_group("claude-code", HOOK_TIMEOUT)),
+            Row("droid", scope, "review", settings, "jsonc", ("hooks", "Stop"),
+                _claude_group("claude-code", REVIEW_TIMEOUT, " --review")),
+        ]
     return tuple(rows)
 
 
+HOOK_OF: dict[InstallHost, str] = {"droid": "claude-code"}
+"""The ``witness hook`` a host runs when it is not the host's own name (Droid speaks Claude Code's protocol)."""
+
 ROWS: tuple[Row, ...] = _rows()
 """Every entry ``witness install`` can write."""
-INSTALL_HOSTS: tuple[InstallHost, ...] = ("claude-code", "codex", "copilot", "gemini")
+INSTALL_HOSTS: tuple[InstallHost, ...] = ("claude-code", "codex", "copilot", "gemini", "droid")
 
 
 def rows_for(host: InstallHost, scope: Scope, *, review: bool, mcp: bool) -> list[Row]:
