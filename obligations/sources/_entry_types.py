@@ -73,7 +73,9 @@ QWEN_SYSTEM_SUBTYPES = frozenset({
     "managed_session_commit_v1", "user_text_elements",
 })
 """The record subtypes Qwen Code 0.24.4 writes (its ``KNOWN_RECORD_SUBTYPES``, and ``user_text_elements``)."""
-QWEN_ONLY_SUBTYPES = QWEN_SYSTEM_SUBTYPES - {"file_history_snapshot"}
-"""The subtypes no Claude Code entry has: one of them says a file is Qwen Code's."""
+QWEN_ONLY_SUBTYPES = QWEN_SYSTEM_SUBTYPES - {"file_history_snapshot", "slash_command", "at_command", "notification",
+                                             "cron", "custom_title", "parent_session", "rewind", "turn_result"}
+"""The subtypes whose names are Qwen Code's own (not words another host may use for its ``system`` entries): one
+of them says a file is Qwen Code's."""
 DROID_TYPES = frozenset({"session_start", "message", "compaction_state", "todo_state", "agent_turn_outcome"})
 """The line types a Factory Droid 0.225 session file holds (``session_start`` first, then the others)."""

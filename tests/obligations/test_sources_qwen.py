@@ -174,3 +174,7 @@ def test_a_claude_code_session_is_not_taken_for_qwen(tmp_path: Path) -> None:
               "message": {"role": "user", "content": "fix it"}}
     assert detect_format(write_jsonl(tmp_path / "c.jsonl", [claude])) == "claude-code"
     assert detect_format(write_jsonl(tmp_path / "q.jsonl", [Chain().user("fix it")])) == "qwen"
+    generic = claude | {"type": "system", "subtype": "notification", "message": None}
+    assert detect_format(write_jsonl(tmp_path / "g.jsonl", [generic, claude])) == "claude-code"
+    telemetry = Chain().record("system", subtype="ui_telemetry", systemPayload={"uiEvent": {}})
+    assert detect_format(write_jsonl(tmp_path / "t.jsonl", [telemetry])) == "qwen"
