@@ -26,7 +26,7 @@ def _session(path: Path, *, fixed: bool) -> Path:
                 message(f"u{ident}", "user", [{"type": "tool_result", "tool_use_id": f"c{ident}", "content": text,
                                                "is_error": code != 0}])]
 
-    start = {"type": "session_start", "id": "d-1", "title": "t", "owner": "dev", "cwd": "/repo"}
+    start: dict[str, object] = {"type": "session_start", "id": "d-1", "title": "t", "owner": "dev", "cwd": "/repo"}
     lines: list[dict[str, object]] = [start, message("p0", "user", [{"type": "text", "text": "make the tests pass"}]),
                                       *run("1", 1)]
     return write_jsonl(path, lines + (run("2", 0) if fixed else []))
