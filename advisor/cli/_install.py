@@ -23,8 +23,10 @@ Files (user settings; --project: the current directory's):
   copilot      $COPILOT_HOME/hooks/witness.json, $COPILOT_HOME/mcp-config.json (default ~/.copilot)
                .github/hooks/witness.json
   gemini       ~/.gemini/settings.json, .gemini/settings.json
-  droid        ~/.factory/settings.json, .factory/settings.json (hooks only: Droid runs
-               `witness hook claude-code`, whose protocol it speaks)
+  droid        ~/.factory/settings.json, .factory/settings.json
+  qwen         ~/.qwen/settings.json, .qwen/settings.json
+               (droid, qwen: hooks only; they run `witness hook claude-code`, whose protocol
+               they speak)
 \b
 Exit status: 0 done (or nothing to do), 2 unknown host or a settings file that cannot be read (left as it is).
 """
@@ -77,7 +79,7 @@ def _options(function: click.Command) -> click.Command:
     import click
 
     for option in reversed([
-        click.argument("host", type=click.Choice(["claude-code", "codex", "copilot", "gemini", "droid"])),
+        click.argument("host", type=click.Choice(["claude-code", "codex", "copilot", "gemini", "droid", "qwen"])),
         click.option("--project", is_flag=True, help="The project's settings (in the current directory), not the "
                                                      "user's."),
         click.option("--dry-run", is_flag=True, help="Print what would change, as a diff; write nothing."),

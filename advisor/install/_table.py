@@ -9,7 +9,9 @@ its hooks reference (``hooks.AfterAgent`` groups in ``settings.json``, time-outs
 settings file may hold comments) and its MCP settings (``mcpServers``); Factory Droid's its hooks reference
 (Claude Code's events, entries and answers, in ``~/.factory/settings.json`` or ``.factory/settings.json``;
 0.225.2 reads ``hooks`` there and takes ``decision: block`` with a ``reason``), so Droid runs witness's Claude
-Code hook, which reads Droid's session files too.
+Code hook, which reads Droid's session files too; Qwen Code 0.24.4's, read in its published bundle (Claude
+Code's hook groups under ``hooks`` in ``~/.qwen/settings.json`` or ``.qwen/settings.json``, comments stripped,
+time-outs in seconds, ``decision: block`` honoured at ``Stop``), so Qwen runs the Claude Code hook as well.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-InstallHost = Literal["claude-code", "codex", "copilot", "gemini", "droid"]
+InstallHost = Literal["claude-code", "codex", "copilot", "gemini", "droid", "qwen"]
 """The hosts ``witness install`` writes settings for."""
 Scope = Literal["user", "project"]
 """Which settings: the user's (every project) or the project's (checked in with it)."""
@@ -135,15 +137,25 @@ def _rows() -> tuple[Row, ...]:
             Row("droid", scope, "review", settings, "jsonc", ("hooks", "Stop"),
                 _claude_group("claude-code", REVIEW_TIMEOUT, " --review")),
         ]
+    for scope, settings in ((_USER, "~/.qwen/settings.json"), (_PROJECT, ".qwen/settings.json")):
+        rows += [
+            Row("qwen", scope, "hook", settings, "jsonc", ("hooks", "Stop"),
+                _claude_group("claude-code", HOOK_TIMEOUT)),
+            Row("qwen", scope, "hook", settings, "jsonc", ("hooks", "SubagentStop"),
+                _claude_group("claude-code", HOOK_TIMEOUT)),
+            Row("qwen", scope, "review", settings, "jsonc", ("hooks", "Stop"),
+                _claude_group("claude-code", REVIEW_TIMEOUT, " --review")),
+        ]
     return tuple(rows)
 
 
-HOOK_OF: dict[InstallHost, str] = {"droid": "claude-code"}
-"""The ``witness hook`` a host runs when it is not the host's own name (Droid speaks Claude Code's protocol)."""
+HOOK_OF: dict[InstallHost, str] = {"droid": "claude-code", "qwen": "claude-code"}
+"""The ``witness hook`` a host runs when it is not the host's own name (Droid and Qwen Code speak Claude Code's
+protocol)."""
 
 ROWS: tuple[Row, ...] = _rows()
 """Every entry ``witness install`` can write."""
-INSTALL_HOSTS: tuple[InstallHost, ...] = ("claude-code", "codex", "copilot", "gemini", "droid")
+INSTALL_HOSTS: tuple[InstallHost, ...] = ("claude-code", "codex", "copilot", "gemini", "droid", "qwen")
 
 
 def rows_for(host: InstallHost, scope: Scope, *, review: bool, mcp: bool) -> list[Row]:

@@ -32,7 +32,7 @@ def snapshot(root: Path) -> dict[str, bytes]:
 @pytest.mark.parametrize(("review", "mcp"), OPTIONS, ids=["hook", "review", "mcp", "review+mcp"])
 def test_every_host_round_trips_from_nothing(tmp_path: Path, host: str, review: bool, mcp: bool) -> None:
     """Install writes files, installing again changes nothing, uninstall leaves no file behind."""
-    if mcp and host == "droid":
+    if mcp and host in ("droid", "qwen"):
         with pytest.raises(ConfigError, match="no documented user MCP settings"):
             install(host, home=tmp_path, environ=ENV, program="witness", mcp=True)
         return
@@ -55,6 +55,7 @@ EXISTING = {
     ".codex/config.toml": '# my settings\nmodel = "gpt-5.5"  # the model\n\n[mcp_servers.other]\ncommand = "o"\n',
     ".copilot/mcp-config.json": '{"mcpServers": {}}\n',
     ".factory/settings.json": '{\n  "model": "claude-opus-4-1",\n  // keep\n  "hooks": {\n    "Stop": []\n  }\n}\n',
+    ".qwen/settings.json": '{\n  // Qwen Code\n  "general": {"checkpointing": {"enabled": true}}\n}\n',
     ".gemini/settings.json": '// user settings\n{\n  "theme": "GitHub", /* keep */\n  "hooks": {\n    "AfterAgent": [\n'
                              '      {"hooks": [{"type": "command", "command": "notify"}]} // theirs\n    ]\n  }\n}\n',
 }
@@ -76,7 +77,7 @@ def test_existing_files_keep_everything_else(tmp_path: Path, host: str, review: 
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(text)
     before = snapshot(tmp_path)
-    if mcp and host == "droid":
+    if mcp and host in ("droid", "qwen"):
         return  # (refused: tested above)
     install(host, home=tmp_path, environ=ENV, program="witness", review=review, mcp=mcp)
     for name, text in EXISTING.items():
@@ -93,7 +94,7 @@ def test_the_entries_are_what_the_hosts_read(tmp_path: Path) -> None:
     """The entries are the hosts' documented shapes: Claude Code's Stop and SubagentStop groups, Codex's MCP
     table, Copilot's version-1 file with bash and powershell commands, Gemini's AfterAgent group in ms."""
     for host in INSTALL_HOSTS:
-        install(host, home=tmp_path, environ=ENV, program="witness", mcp=host != "droid")
+        install(host, home=tmp_path, environ=ENV, program="witness", mcp=host not in ("droid", "qwen"))
     claude = json.loads((tmp_path / ".claude/settings.json").read_text())
     assert claude["hooks"]["Stop"] == [{"hooks": [{"type": "command", "command": "witness hook claude-code",
                                                    "timeout": 30}]}]
@@ -109,6 +110,9 @@ def test_the_entries_are_what_the_hosts_read(tmp_path: Path) -> None:
     assert gemini["mcpServers"]["witness"]["timeout"] == 480_000
     droid = json.loads((tmp_path / ".factory/settings.json").read_text())
     assert droid["hooks"]["Stop"][0]["hooks"][0]["command"] == "witness hook claude-code"
+    qwen = json.loads((tmp_path / ".qwen/settings.json").read_text())
+    assert qwen["hooks"]["SubagentStop"][0]["hooks"][0] == {"type": "command", "command": "witness hook claude-code",
+                                                           "timeout": 30}
 
 
 def test_switching_to_the_review_replaces_the_entry(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
-"""Factory Droid speaks Claude Code's hook protocol (its hooks reference; Droid 0.225.2 takes `decision: block`
-with a `reason`), so `witness install droid` writes `witness hook claude-code`: that hook, given Droid's Stop
-payload, reads Droid's own session file and holds a stop after a failed check. (The payload is built from the
-documented schema: Droid cannot be pointed at a local model server here.)"""
+"""Factory Droid and Qwen Code speak Claude Code's hook protocol (their hooks references; Droid 0.225.2 and Qwen
+Code 0.24.4 take `decision: block` with a `reason` at Stop), so `witness install droid|qwen` writes `witness hook
+claude-code`: that hook, given their Stop payload, reads their own session files and holds a stop after a failed
+check. (The payloads are built from the documented schema: neither host can be pointed at a local model server
+here.)"""
 
 from __future__ import annotations
 
@@ -47,3 +48,14 @@ def test_a_droid_stop_after_a_failed_check_is_held(tmp_path: Path) -> None:
 def test_a_droid_stop_after_a_genuine_rerun_is_let_go(tmp_path: Path) -> None:
     """The same session with a passing re-run is let stop (no answer)."""
     assert _stop(_session(tmp_path / "s.jsonl", fixed=True)) == ""
+
+
+def test_a_qwen_code_stop_after_a_failed_check_is_held(tmp_path: Path) -> None:
+    """Qwen Code's Stop payload is Claude Code's too (`witness install qwen` writes the same hook): a Qwen Code
+    recording whose `pytest -q` exited 1 is held."""
+    from tests.obligations.test_sources_qwen import Chain
+
+    chain = Chain()
+    path = write_jsonl(tmp_path / "q.jsonl", [chain.user("fix it"), *chain.run("c1", "pytest -q", "1 failed", 1)])
+    answer = json.loads(_stop(path))
+    assert answer["decision"] == "block" and "`pytest -q`" in answer["reason"]
