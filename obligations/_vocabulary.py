@@ -64,7 +64,7 @@ SignalKind = Literal["tool-error", "nonzero-exit", "repeated-failure", "repeated
 ReviewOutcome = Literal["delivered", "stale"]
 """How a review ended: ``stale`` when the workspace changed (or may be changing) since it began."""
 
-TranscriptFormat = Literal["claude-code", "codex", "pi", "copilot", "gemini"]
+TranscriptFormat = Literal["claude-code", "codex", "pi", "copilot", "gemini", "qwen", "droid"]
 """The hosts whose session files the readers know."""
 
 HostMessageKind = Literal["hook-feedback", "extension"]

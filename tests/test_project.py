@@ -33,7 +33,8 @@ def test_all_is_exactly_the_public_surface(name: str) -> None:
     assert public - submodules - {"annotations"} == exported
 
 
-@pytest.mark.parametrize("name", ["advisor.consult", "advisor.gateway", "advisor.ledger", "advisor.models",
+@pytest.mark.parametrize("name", ["advisor.consult", "advisor.gateway", "advisor.install", "advisor.ledger",
+                                  "advisor.models",
                                   "advisor.orchestration",
                                   "advisor.openai_agents"])
 def test_subpackages_export_exactly_their_public_surface(name: str) -> None:

@@ -49,7 +49,7 @@ REVIEW_FEEDBACK = "witness completion review"
 _ADVISORY = re.compile(r"<advisory\b[^>]*>\n(.*)\n</advisory>", re.S)
 
 _HOSTS: dict[str, str] = {"claude-code": "Claude Code", "codex": "Codex", "pi": "Pi", "copilot": "Copilot CLI",
-                          "gemini": "Gemini CLI"}
+                          "gemini": "Gemini CLI", "qwen": "Qwen Code", "droid": "Factory Droid"}
 _MAX_ITEMS = 20
 
 

@@ -55,6 +55,16 @@ class Transcript:
             from . import _gemini
 
             return _gemini.read(self.path, report)
+        if self.format == "qwen":
+            from . import _qwen
+            from ._replay import replay
+
+            return replay(self.path, report, _qwen.QwenReader(self.path, report), _qwen.plan(self.path), once="uuid")
+        if self.format == "droid":
+            from ._droid import DroidReader
+            from ._replay import replay
+
+            return replay(self.path, report, DroidReader(self.path, report), once="id")
         from . import _pi
 
         return _pi.read(self.path, report)
