@@ -210,9 +210,11 @@ def redact_by(text: str, due: Due | Iterable[int]) -> str:
     return "".join(pieces)
 
 
-def redact_line(text: str, limit: int = 300) -> str:
-    """``text`` redacted, then cut to ``limit`` characters (for one-line summaries)."""
-    text = redact(text)
+def redact_line(text: str, limit: int = 300, *, redactor: Callable[[str], str] | None = None) -> str:
+    """``text`` redacted whole (by ``redactor``, default :func:`redact`), then cut to ``limit`` characters: the
+    one way to shorten a text that may hold a secret (one cut first would leave a secret's head that no
+    rule recognises)."""
+    text = (redactor or redact)(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
