@@ -65,10 +65,12 @@ def texts(events: list[Event]) -> list[str]:
 @cache
 def python_compiled(pattern: str) -> Compiled:
     """``pattern`` on the standard library's engine, else ``regex``'s (the redactor's engines before RE2)."""
-    try:
-        return Compiled(re.compile(pattern, re.ASCII), linear=False)
-    except re.error:
-        return Compiled(regex.compile(pattern, regex.ASCII), linear=False)
+    if "[[:" not in pattern:  # a POSIX class, which `re` reads as a nested set
+        try:
+            return Compiled(re.compile(pattern, re.ASCII), linear=False)
+        except re.error:
+            pass
+    return Compiled(regex.compile(pattern, regex.ASCII), linear=False)
 
 
 @contextmanager

@@ -176,7 +176,7 @@ class Investigation:
         if self.workspace is None:
             raise ToolFailure(f"{call.name}: this consultation has no workspace to look at")
         if isinstance(args, ReadArgs):
-            return read(self.workspace, args, images=self.settings.images)
+            return read(self.workspace, args, images=self.settings.images, clean=self._redact)
         if isinstance(args, GrepArgs):
             return grep(self.workspace, args, self._redact)
         if isinstance(args, FindArgs):
