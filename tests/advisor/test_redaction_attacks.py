@@ -175,9 +175,12 @@ def test_a_generated_secret_in_the_shapes_of_code_kept_is_still_redacted(shape: 
 @settings(max_examples=200, deadline=None)
 @given(secret=generated_secrets(), dots=st.lists(st.integers(min_value=1, max_value=47), min_size=1, max_size=3))
 def test_a_generated_secret_with_dots_is_not_taken_for_an_attribute_path(secret: str, dots: list[int]) -> None:
-    """A secret cut by dots into parts (one of which may spell a credential's name) is still redacted: an
-    attribute path is kept only when each of its parts is in one case."""
+    """A secret cut by dots into parts, one of which mixes cases and digits as generated secrets do, is still
+    redacted, whatever its other parts spell (`os`, `self`, a credential's name): an attribute path is kept
+    only when each of its parts is in one case (or camelCase words)."""
     for place in sorted({d % len(secret) for d in dots if d % len(secret) > 0}, reverse=True):
         secret = secret[:place] + "." + secret[place:]
     secret = secret.replace("..", ".").strip(".") + "_key.X1"
+    assume(any(any(c.isupper() for c in part) and any(c.islower() for c in part) and any(c.isdigit() for c in part)
+               for part in secret.split(".")))
     assert not pieces(redact(f"password = {secret}"), secret, width=6)
