@@ -66,6 +66,8 @@ def _due(text: str) -> Due:
     run. Keywords are found in the lower-cased text; its positions are the text's when lower-casing kept
     every character one character (it does but for a few non-ASCII letters, ``İ``)."""
     lower = text.lower()
+    if not lower.isascii():  # a lone surrogate (half an emoji a tool cut) is no UTF-8: read as `?`, one for one
+        lower = lower.encode("utf-8", "replace").decode("utf-8")
     automaton, rules, leads = _keyword_index()
     held: set[int] = set()
     places: dict[int, list[int]] = {}

@@ -83,18 +83,20 @@ class Subject:
     def data(self) -> bytes:
         """The text in UTF-8."""
         if self._bytes is None:
-            self._bytes = self.text.encode("utf-8", "surrogatepass")
+            # A lone surrogate (a JSON escape can make one) is no UTF-8: RE2 reads it as one `?`.
+            self._bytes = self.text.encode("utf-8", "replace")
             if len(self._bytes) != len(self.text):
                 extra = 0
                 for found in _NON_ASCII.finditer(self.text):
                     self._chars.append(found.start())
                     self._starts.append(found.start() + extra)
-                    extra += len(found.group().encode("utf-8", "surrogatepass")) - 1
+                    extra += len(found.group().encode("utf-8", "replace")) - 1
                     self._extra.append(extra)
         return self._bytes
 
     def to_byte(self, char: int) -> int:
         """The byte offset of a character offset."""
+        _ = self.data  # the offsets are known once the bytes are made
         before = bisect_left(self._chars, char)
         return char + (self._extra[before - 1] if before else 0)
 
