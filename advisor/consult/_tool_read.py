@@ -6,15 +6,16 @@ up to :data:`IMAGE_BYTES` is returned as an image the advisor sees, when the con
 images (``[consult] images``); otherwise it is named and sized.
 
 An image is sent as it is: no redactor reads its pixels (a screenshot of a terminal that printed a key
-shows the key). What can be read is its text — metadata chunks (PNG ``tEXt``, EXIF, JPEG comments) and
-any text embedded in its bytes — and an image in which the redactor finds a secret there is named, not
-shown. The deny list refuses an image as it refuses any file.
+shows the key). What can be read is its text — runs of printable ASCII in its bytes, as ``strings`` reads them: PNG
+``tEXt`` chunks, EXIF, JPEG comments (not compressed metadata) — and an image in which the redactor finds
+a secret there is named, not shown. The deny list refuses an image as it refuses any file.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -41,6 +42,10 @@ class ReadArgs(BaseModel):
     path: str = Field(min_length=1)
     offset: int = Field(default=1, ge=1)
     limit: int = Field(default=DEFAULT_LINES, ge=1)
+
+
+_TEXT_RUNS = re.compile(rb"[\t\x20-\x7e]{8,}")
+"""Runs of printable ASCII in an image's bytes: its metadata's text (a credential is ASCII)."""
 
 
 def image_type(data: bytes) -> ImageType | None:
@@ -84,7 +89,7 @@ def _image(shown: str, data: bytes, kind: ImageType, *, allowed: bool,
         return f"[{shown} is an image ({kind}, {len(data):,} bytes); this consultation is not shown images]"
     if len(data) > IMAGE_BYTES:
         return f"[{shown} is an image ({kind}, {len(data):,} bytes), larger than the {IMAGE_BYTES:,} bytes shown]"
-    text = data.decode("latin-1")  # one character a byte: the metadata's text as it is stored
+    text = "\n".join(run.decode("ascii") for run in _TEXT_RUNS.findall(data))  # as `strings` reads a binary
     if clean(text) != text:
         return (f"[{shown} is an image ({kind}, {len(data):,} bytes) whose metadata or embedded text holds what "
                 "looks like a credential; not shown (an image cannot be redacted)]")
