@@ -109,7 +109,8 @@ class VerdictError(AdvisorError, ValueError):
 
 
 class WorkspaceError(AdvisorError, ValueError):
-    """The workspace the investigation tools are confined to is not a directory."""
+    """The workspace the investigation tools are confined to is not a directory, or is the file system's root or
+    the home directory."""
 
 
 class LedgerTooLarge(AdvisorError, ValueError):

@@ -47,7 +47,7 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._notices import Notice
 from ._outcomes import ERROR_CODES, classify
-from ._redact import RedactionKind, redact, redact_value, redaction_kinds
+from ._redact import RedactionKind, redact, redact_line, redact_value, redaction_kinds
 from ._redact_events import redact_event
 from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
 from ._tracker import Tracker
@@ -177,6 +177,7 @@ __all__ = [
     "normalize",
     "redact",
     "redact_event",
+    "redact_line",
     "redact_value",
     "redaction_kinds",
     "release_message",

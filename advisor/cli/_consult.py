@@ -18,10 +18,12 @@ from advisor.consult import (
     ConsultationLog,
     ConsultSettings,
     Investigation,
+    Workspace,
     consult,
     investigation_tools,
     load_consult_settings,
 )
+from advisor.errors import WorkspaceError
 from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger
 from advisor.models import load_model_config, make_model
 from obligations import Event, ToolCompleted, ToolDispatched
@@ -39,8 +41,9 @@ if TYPE_CHECKING:
 EPILOG = """\
 Exit status: 0 when the advice is `none` or `nit`; 1 for `concern` or `blocker`, an answer without
 a verdict line, or a consultation skipped or cut short (budget, empty answer, a ledger too large
-for its token budget); 2 for usage errors, a configuration the advisor cannot run with, or when no
-model could be reached.
+for its token budget); 2 for usage errors, a configuration the advisor cannot run with, a workspace
+that is not a directory or is the file system's root or the home directory (then pass --workspace
+with a project's directory), or when no model could be reached.
 """
 _UNREACHED = frozenset({"model-unavailable", "model-refused", "timeout", "same-model"})
 
@@ -142,7 +145,13 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
                   "more than the ledger's token budget even with every earlier block left out (raise "
                   "[ledger] token_budget)\n")
         return ExitCode.FINDINGS
-    result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded)))
+    workspace = workspace_for(options, recorded)
+    try:
+        Workspace(workspace, settings.deny_patterns)
+    except WorkspaceError as problem:
+        err.write(printable(f"witness consult: {problem}; pass --workspace with a project's directory\n"))
+        return ExitCode.USAGE
+    result = asyncio.run(_consult(options, settings, ledger, compiled, workspace))
     if options.as_json:
         out.write(json_text(result.model_dump(mode="json")) + "\n")
     else:

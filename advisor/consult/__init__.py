@@ -23,7 +23,7 @@ from advisor.consult._tool_expand import Expander
 from advisor.consult._tool_git import git_diff_argv
 from advisor.consult._tools import TOOL_NAMES, Investigation, ToolOutcome, investigation_tools
 from advisor.consult._verdict import SEVERITIES, Severity, Verdict, parse_verdict
-from advisor.consult._workspace import DEFAULT_DENY, Workspace, deny_patterns
+from advisor.consult._workspace import DEFAULT_DENY, Workspace, deny_patterns, session_workspace, too_wide
 
 __all__ = [
     "ADVISOR_SYSTEM_PROMPT",
@@ -63,4 +63,6 @@ __all__ = [
     "parse_verdict",
     "request_hash",
     "same_model",
+    "session_workspace",
+    "too_wide",
 ]

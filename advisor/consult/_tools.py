@@ -146,7 +146,7 @@ class Investigation:
                                argument=argument)
         except Exception as error:  # the arguments are a model's: no call may end a consultation
             text = f"{call.name} failed unexpectedly ({type(error).__name__}: {error})"
-            return ToolOutcome(text=self._clean(text[:2000]), is_error=True, argument=argument)
+            return ToolOutcome(text=self._clipped(text, 2000), is_error=True, argument=argument)
         text, images = found if isinstance(found, tuple) else (found, None)
         cap = self.settings.max_result_chars
         return ToolOutcome(text=clip_middle(self._clean(text), cap, _MORE[call.name]), argument=argument,
@@ -155,11 +155,15 @@ class Investigation:
     def _clean(self, text: str) -> str:
         return self._redact(text)
 
+    def _clipped(self, text: str, limit: int) -> str:
+        return obligations.redact_line(text, limit, redactor=self._redact)
+
     def _dispatch(self, call: ToolCall) -> str | tuple[str, ImagePart]:
         if call.name not in _ARGS:
             raise ToolFailure(f"Unknown tool: {call.name}")
         if call.invalid_arguments is not None:
-            raise ToolFailure(f"{call.name}: the arguments are not a JSON object: {call.invalid_arguments[:200]}")
+            shown = self._clipped(call.invalid_arguments, 200)
+            raise ToolFailure(f"{call.name}: the arguments are not a JSON object: {shown}")
         try:
             args = _ARGS[call.name].model_validate(call.arguments)
         except ValidationError as error:
@@ -172,7 +176,7 @@ class Investigation:
         if self.workspace is None:
             raise ToolFailure(f"{call.name}: this consultation has no workspace to look at")
         if isinstance(args, ReadArgs):
-            return read(self.workspace, args, images=self.settings.images)
+            return read(self.workspace, args, images=self.settings.images, clean=self._redact)
         if isinstance(args, GrepArgs):
             return grep(self.workspace, args, self._redact)
         if isinstance(args, FindArgs):

@@ -26,9 +26,9 @@ import asyncio
 import hashlib
 import json
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from advisor.consult import session_workspace
 from advisor.errors import ConfigError
 from advisor.ledger import Ledger, read_ledger, review_feedback
 from obligations import AssistantMessage, NotATranscript
@@ -75,7 +75,7 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
     if not fresh:
         err.write("witness hook: this state was already reviewed; allowing\n")
         return None
-    workspace = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+    workspace = session_workspace(payload.cwd)
     try:
         # What is left now: reading the transcript and waiting for the record's lock took some of it.
         advice = asyncio.run(advise(ledger, workspace=workspace, trigger="completion",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from advisor.consult import session_workspace
 from advisor.errors import ConfigError, SessionNotFound
 from advisor.hosts import CALL_WAIT, CallingSession, advise, calling_session, pipe_policy
 from advisor.ledger import Ledger, TranscriptLedger, read_ledger
@@ -107,7 +108,7 @@ async def advisor_answer(caller: Caller, question: str | None, *,
         return await _from_nothing(str(error), question, model_flags)
     except ConfigError as error:
         return ToolAnswer(f"witness advisor: {error}", is_error=True)
-    workspace = Path(session.cwd) if session.cwd and os.path.isdir(session.cwd) else None
+    workspace = session_workspace(session.cwd)
     return await _consulted(read.ledger, workspace, question, call_id=session.call_id,
                             requester=read.ledger.agent_id or "main", executor_model=session.executor_model,
                             model_flags=model_flags)
