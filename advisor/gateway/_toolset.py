@@ -122,3 +122,11 @@ def map_tool_choice(choice: Any, tools: ToolSet) -> tuple[Any, bool]:
         name = (choice.get("function") or {}).get("name")
         return choice, tools.advisor(name) is not None if isinstance(name, str) else False
     return choice, False
+
+
+def follow_up_choice(choice: Any, *, forced: bool) -> str | None:
+    """The ``tool_choice`` of the rounds after advisor calls: ``"auto"`` when the client's choice
+    forced the advisor or required a tool call (a model that obeys would call the advisor again,
+    round after round), else ``None`` (the choice is kept)."""
+    required = choice == "required" or (isinstance(choice, dict) and choice.get("mode") == "required")
+    return "auto" if forced or required else None
