@@ -169,7 +169,7 @@ class Upstream:
             config = ModelConfig(provider="openai", model=model, base_url=self.settings.upstream,
                                  api_key_env=self.settings.upstream_key_env, timeout=self.settings.advisor_timeout,
                                  connect_timeout=self.settings.upstream_connect_timeout,
-                                 max_retries=self.settings.upstream_max_retries)
+                                 max_retries=0)  # the consultation retries a transient failure itself
             client = OpenAIChatModel(config, http_client=self.http, api_key=self._key or "unset")
             self._advisors[model] = client
             while len(self._advisors) > _ADVISOR_CLIENTS:
