@@ -1,0 +1,147 @@
+"""No 500 from a client's body or an upstream's answer: advisors answering malformed shapes, deep bodies,
+and generated bodies posted to every route."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx2
+import openai
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.advisor.gateway.harness import GatewayServer
+from tests.advisor.gateway.helpers import USER, advisor, tool_results
+from tests.support.model_server import ModelServer
+from tests.support.script import Drop, Raw, RecordedRequest, Reply, Script, ToolCall
+
+MALFORMED: dict[str, Script] = {
+    "empty body": Raw(b""),
+    "an HTML page": Raw(b"<html><body>502 Bad Gateway</body></html>", content_type="text/html"),
+    "HTML said to be JSON": Raw(b"<html>oops</html>"),
+    "truncated JSON": Raw(b'{"id": "x", "choices": [{"message": {"content": "cut'),
+    "a JSON array": Raw(b"[]"),
+    "a JSON string": Raw(b'"hello"'),
+    "an empty object": Raw(b"{}"),
+    "choices missing": Raw(b'{"id": "x", "object": "chat.completion"}'),
+    "choices not a list": Raw(b'{"choices": "none"}'),
+    "choices empty": Raw(b'{"choices": []}'),
+    "a choice that is a number": Raw(b'{"choices": [1]}'),
+    "message null": Raw(b'{"choices": [{"index": 0, "message": null, "finish_reason": "stop"}]}'),
+    "content of the wrong type": Raw(b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": 5}}]}'),
+    "tool_calls of the wrong type": Raw(b'{"choices": [{"message": {"role": "assistant", "tool_calls": "x"}}]}'),
+    "usage of the wrong type": Raw(b'{"choices": [{"message": {"role": "assistant", "content": "hi"}}], '
+                                   b'"usage": "lots"}'),
+    "a huge body": Raw(b'{"padding": "' + b"a" * 6_000_000 + b'"}'),
+    "closed after the headers": Drop(),
+}
+
+
+def _advisor_answers(script: Script, *, slow: bool = False) -> Any:
+    def answer(request: RecordedRequest) -> Script | None:
+        if request.model != "adv":
+            return None
+        if slow:
+            time.sleep(0.3)  # slow, then the connection closes (blocks the fake upstream: it serves this alone)
+        return script
+
+    return answer
+
+
+@pytest.mark.parametrize("script", list(MALFORMED.values()), ids=list(MALFORMED))
+def test_a_malformed_advisor_answer_is_a_tool_error(client: openai.OpenAI, model_server: ModelServer,
+                                                    script: Script) -> None:
+    """Whatever the advisor answers, the executor reads advisor_request_failed and the request succeeds."""
+    model_server.on(_advisor_answers(script))
+    model_server.enqueue(Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "?"}, id="call_a")]),
+                         Reply(text="Carrying on without advice."))
+    response = client.chat.completions.create(model="gpt-test", messages=USER, tools=[advisor(model="adv")])
+    assert (response.choices[0].message.content or "").endswith("Carrying on without advice.")
+    result = tool_results(model_server.requests[-1])["call_a"]
+    assert result["error"] == "advisor_request_failed" and "127.0.0.1" not in result["message"]
+
+
+@pytest.mark.parametrize("route", ["chat", "responses"])
+def test_an_advisor_answering_200_with_html_fails_the_call_not_the_stream(client: openai.OpenAI,
+                                                                          model_server: ModelServer,
+                                                                          route: str) -> None:
+    """Streamed, an advisor answering HTTP 200 with a page that is not JSON is a tool error; the stream completes."""
+    model_server.on(_advisor_answers(Raw(b"<html>not json</html>", content_type="text/html")))
+    model_server.enqueue(Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "?"}, id="call_a")]),
+                         Reply(text="Carrying on."))
+    tools: Any = [advisor(model="adv")]
+    if route == "chat":
+        chunks = list(client.chat.completions.create(model="gpt-test", messages=USER, tools=tools, stream=True))
+        text = "".join(c.choices[0].delta.content or "" for c in chunks if c.choices)
+    else:
+        with client.responses.stream(model="gpt-test", input="Plan it.", tools=tools) as stream:
+            text = stream.get_final_response().output_text
+    assert text.endswith("Carrying on.") and "advisor_request_failed" in text
+
+
+def test_an_advisor_slow_then_closing_is_a_tool_error(client: openai.OpenAI, model_server: ModelServer) -> None:
+    """An advisor that takes its time and then drops the connection is advisor_request_failed."""
+    model_server.on(_advisor_answers(Drop(), slow=True))
+    model_server.enqueue(Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "?"}, id="call_a")]),
+                         Reply(text="Carrying on."))
+    client.chat.completions.create(model="gpt-test", messages=USER, tools=[advisor(model="adv")])
+    assert tool_results(model_server.requests[-1])["call_a"]["error"] == "advisor_request_failed"
+
+
+def _deep_body(depth: int, route: str = "chat/completions") -> bytes:
+    """A body declaring an advisor, with a value nested ``depth`` levels deep (written by hand: no JSON library
+    in Python writes that deep)."""
+    conversation = f'"messages": {json.dumps(USER)}' if route == "chat/completions" else '"input": "hi"'
+    nested = "[" * (depth - 2) + '"deep"' + "]" * (depth - 2)
+    return (f'{{"model": "gpt-test", {conversation}, "tools": [{json.dumps(advisor())}], '
+            f'"metadata": {{"x": {nested}}}}}').encode()
+
+
+@pytest.mark.parametrize("depth", [200, 252, 300, 1023, 1100])
+@pytest.mark.parametrize("route", ["chat/completions", "responses"])
+def test_a_deeply_nested_body_with_advisors_is_a_400(gateway: GatewayServer, model_server: ModelServer,
+                                                     depth: int, route: str) -> None:
+    """A body nested hundreds of levels deep is refused with a JSON 400 (orjson reads 1024 levels, writes 254)."""
+    response = httpx2.post(f"{gateway.base_url}/{route}", content=_deep_body(depth, route), timeout=30,
+                           headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "invalid_json"
+    assert model_server.requests == []
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+                    max_leaves=20)
+TOOLS = st.lists(st.one_of(JSON, st.builds(lambda p: {"type": "witness:advisor", "parameters": p},
+                                           st.dictionaries(st.sampled_from(["name", "model", "max_uses", "reasoning",
+                                                                            "forward_transcript", "temperature"]),
+                                                           JSON, max_size=3)),
+                           st.just(advisor(model="adv"))), max_size=3)
+BODY = st.one_of(
+    JSON,
+    st.fixed_dictionaries({"model": st.one_of(st.just("gpt-test"), JSON)},
+                          optional={"messages": st.one_of(st.just(USER), JSON), "input": JSON, "tools": TOOLS,
+                                    "tool_choice": JSON, "stream": st.one_of(st.booleans(), JSON),
+                                    "previous_response_id": JSON}),
+)
+ROUTES = ["/v1/chat/completions", "/v1/responses", "/v1/messages", "/v1/messages/count_tokens"]
+ALLOWED = {200, 400, 401, 404, 405, 413, 422, 429, 502, 504}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(ROUTES), body=st.one_of(BODY.map(lambda b: json.dumps(b).encode()), st.binary(max_size=64),
+                                                     st.integers(min_value=3, max_value=1100).map(_deep_body)))
+def test_no_generated_body_gets_a_500(gateway: GatewayServer, model_server: ModelServer, route: str,
+                                      body: bytes) -> None:
+    """Any body on any route is answered 200, a 4xx, 502 or 504 — an error always a JSON object, never a 500."""
+    model_server.default = Reply(text="ok")
+    response = httpx2.post(gateway.url + route, content=body, timeout=30, headers={"content-type": "application/json"})
+    assert response.status_code in ALLOWED
+    if response.status_code != 200:
+        error = response.json()
+        assert isinstance(error, dict) and "error" in error
+    elif response.headers["content-type"].startswith("text/event-stream"):
+        assert b"internal_error" not in response.content
