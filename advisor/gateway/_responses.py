@@ -143,16 +143,19 @@ def expand_items(items: list[Any]) -> list[Any]:
         for turn in trace.rounds:  # a merged round has no text: its calls and results come first
             out.extend(to_items(round_messages(turn)))
         if rest:
-            parts = list(item["content"])
-            out.append({**item, "content": [{**parts[0], "text": rest}, *parts[1:]]})
+            parts = item["content"]
+            kept = rest if isinstance(parts, str) else [{**parts[0], "text": rest}, *parts[1:]]
+            out.append({**item, "content": kept})
     return out
 
 
 def _first_text(item: Any) -> str | None:
-    """The text of an assistant message item's first ``output_text`` part."""
+    """The text of an assistant message item's content (a string) or of its first ``output_text`` part."""
     if not (isinstance(item, dict) and item.get("role") == "assistant" and item.get("type", "message") == "message"):
         return None
     content = item.get("content")
+    if isinstance(content, str):
+        return content
     first = content[0] if isinstance(content, list) and content else None
     if isinstance(first, dict) and first.get("type") == "output_text" and isinstance(first.get("text"), str):
         return str(first["text"])

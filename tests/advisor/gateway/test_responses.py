@@ -10,6 +10,7 @@ import pytest
 from openai.types.responses import Response, ResponseFunctionToolCall, ResponseOutputMessage
 
 from advisor.gateway import GATEWAY_ADVISOR_PROMPT
+from tests.advisor.gateway.harness import GatewayServer
 from tests.advisor.gateway.helpers import advisor
 from tests.support.model_server import ModelServer
 from tests.support.script import RecordedRequest, Reply, ServerError, ToolCall
@@ -193,3 +194,52 @@ def test_a_failure_after_the_stream_started_is_an_error_event_the_sdk_raises(
             client.responses.stream(model="gpt-test", input=USER, tools=[advisor()]) as stream:
         list(stream)
     assert isinstance(raised.value.body, dict) and raised.value.body["code"] == "upstream_error"
+
+
+def test_an_advisor_shown_the_conversation_reads_the_responses_items_as_a_ledger(
+        client: openai.OpenAI, model_server: ModelServer) -> None:
+    """With forward_transcript, the advisor's ledger holds the client's tool catalogue, the user's words, the shell
+    round with its check verdict and the open obligation, read from the request's input items."""
+    model_server.on(lambda request: Reply(text="Severity: concern\nRe-run it.") if request.model == "adv" else None)
+    model_server.enqueue(Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "Code or fixture?"}, id="a1")]),
+                         Reply(text="Looking at the fixture."))
+    history: Any = [{"role": "user", "content": "make the tests pass"},
+                    {"type": "function_call", "call_id": "c1", "name": "exec_command",
+                     "arguments": '{"cmd":"npm test"}'},
+                    {"type": "function_call_output", "call_id": "c1",
+                     "output": "Process exited with code 1\nFAIL api.test.js\n  expected 200, got 500"}]
+    tools: Any = [SHELL, advisor(model="adv", forward_transcript=True)]
+    response = client.responses.create(model="gpt-test", input=history, tools=tools, instructions="Be careful.")
+    assert response.output_text.endswith("Looking at the fixture.")
+    (consultation,) = [r for r in model_server.requests if r.model == "adv"]
+    messages = consultation.body["messages"]
+    assert "exec_command — Run a shell command." in messages[1]["content"]
+    text = messages[-1]["content"]
+    assert "[user] make the tests pass" in text and "expected 200, got 500" in text
+    assert "check: npm test (test) · failed" in text
+    assert "Executor's question: Code or fixture?" in text
+
+
+def test_an_executor_that_keeps_calling_the_advisor_is_stopped_with_a_502(model_server: ModelServer) -> None:
+    """Past max_rounds follow-up rounds the request fails with 502 server_tool_rounds_exceeded."""
+    model_server.default = Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "again?"})])
+    with GatewayServer(model_server, max_rounds=2) as server, \
+            openai.OpenAI(base_url=server.base_url, api_key="k", max_retries=0) as sdk, \
+            pytest.raises(openai.InternalServerError) as raised:
+        sdk.responses.create(model="gpt-test", input=USER, tools=[advisor(model="adv", max_uses=10)])
+    assert (raised.value.status_code, raised.value.code) == (502, "server_tool_rounds_exceeded")
+
+
+def test_a_trace_in_an_assistant_message_given_as_a_string_is_expanded(client: openai.OpenAI,
+                                                                       model_server: ModelServer) -> None:
+    """An assistant message whose content is a string (the easy input form) carrying the trace is expanded too."""
+    _advised_script(model_server)
+    first = client.responses.create(model="gpt-test", input=USER, tools=[advisor(model="adv")])
+    model_server.reset()
+    model_server.enqueue(Reply(text="ok"))
+    history: Any = [{"role": "user", "content": USER}, {"role": "assistant", "content": first.output_text}]
+    client.responses.create(model="gpt-test", input=history, tools=[advisor(model="adv")])
+    (seen,) = model_server.requests
+    assert [item.get("type", "message") for item in seen.body["input"]] == [
+        "message", "function_call", "function_call_output", "message"]
+    assert seen.body["input"][-1]["content"] == "A sliding-window limiter."

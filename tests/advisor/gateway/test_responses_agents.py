@@ -17,8 +17,7 @@ from tests.support.script import Reply, ToolCall
 ADVISED = ModelSettings(extra_body={"tools": [advisor(model="adv")]}, store=False)
 
 
-def _agent(gateway: GatewayServer) -> Agent[Any]:
-    client = AsyncOpenAI(base_url=gateway.base_url, api_key="client-key", max_retries=0)
+def _agent(client: AsyncOpenAI) -> Agent[Any]:
     return Agent(name="executor", instructions="Plan carefully.", model_settings=ADVISED,
                  model=OpenAIResponsesModel(model="gpt-test", openai_client=client))
 
@@ -33,10 +32,9 @@ def test_an_agent_gets_the_advised_answer(gateway: GatewayServer, model_server: 
     """Runner.run (and run_streamed) over the gateway: the advisor runs server-side, the agent's final output
     holds the executor's answer, and its next turn replays the advice without consulting again."""
     _script(model_server, "Migrate in two steps.")
-    agent = _agent(gateway)
     config = RunConfig(tracing_disabled=True)
 
-    async def run(history: Any) -> Any:
+    async def run(agent: Agent[Any], history: Any) -> Any:
         if not streamed:
             return await Runner.run(agent, history, run_config=config)
         result = Runner.run_streamed(agent, history, run_config=config)
@@ -45,12 +43,16 @@ def test_an_agent_gets_the_advised_answer(gateway: GatewayServer, model_server: 
         return result
 
     async def conversation() -> tuple[Any, Any]:
-        first = await run("Plan the migration of the orders table.")
+        async with AsyncOpenAI(base_url=gateway.base_url, api_key="client-key", max_retries=0) as client:
+            return await turns(_agent(client))
+
+    async def turns(agent: Agent[Any]) -> tuple[Any, Any]:
+        first = await run(agent, "Plan the migration of the orders table.")
         assert str(first.final_output).endswith("Migrate in two steps.")
         assert model_server.requests[1].model == "adv"
         model_server.reset()
         model_server.enqueue(Reply(text="Step one is the shadow table."))
-        return first, await run([*first.to_input_list(), {"role": "user", "content": "What is step one?"}])
+        return first, await run(agent, [*first.to_input_list(), {"role": "user", "content": "What is step one?"}])
 
     _, second = asyncio.run(conversation())
     assert second.final_output == "Step one is the shadow table."
