@@ -10,7 +10,7 @@ from typing import Any
 import httpx2
 import openai
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.advisor.gateway.harness import GatewayServer
@@ -119,26 +119,63 @@ TOOLS = st.lists(st.one_of(JSON, st.builds(lambda p: {"type": "witness:advisor",
                                            st.dictionaries(st.sampled_from(["name", "model", "max_uses", "reasoning",
                                                                             "forward_transcript", "temperature"]),
                                                            JSON, max_size=3)),
-                           st.just(advisor(model="adv"))), max_size=3)
+                           st.just(advisor(model="adv")), st.just(advisor(model="adv", forward_transcript=True))),
+                 max_size=3)
+ITEMS = st.lists(st.one_of(
+    JSON,
+    st.fixed_dictionaries({"type": st.sampled_from(["message", "function_call", "function_call_output", "reasoning",
+                                                    "custom_tool_call", "web_search_call", "item_reference"])},
+                          optional={"role": st.sampled_from(["user", "assistant", "system", "tool"]) | JSON,
+                                    "content": JSON, "call_id": JSON, "name": JSON, "arguments": JSON,
+                                    "output": JSON, "summary": JSON})), max_size=5)
 BODY = st.one_of(
     JSON,
     st.fixed_dictionaries({"model": st.one_of(st.just("gpt-test"), JSON)},
-                          optional={"messages": st.one_of(st.just(USER), JSON), "input": JSON, "tools": TOOLS,
+                          optional={"messages": st.one_of(st.just(USER), JSON), "input": st.one_of(JSON, ITEMS),
+                                    "tools": TOOLS,
                                     "tool_choice": JSON, "stream": st.one_of(st.booleans(), JSON),
                                     "previous_response_id": JSON}),
 )
+CONVERSATION = st.one_of(
+    st.just({"messages": USER}),
+    st.builds(lambda text: {"messages": [{"role": "user", "content": text}]}, st.text(max_size=40)),
+    st.builds(lambda items: {"input": items}, st.one_of(st.text(min_size=1, max_size=40), ITEMS.filter(bool))),
+)
+ADVISED = st.builds(lambda conversation, entry, extra: {"model": "gpt-test", **conversation, "tools": [entry], **extra},
+                    CONVERSATION, st.sampled_from([advisor(model="adv"), advisor(model="adv", forward_transcript=True),
+                                                   advisor(name="rev", forward_transcript=True)]),
+                    st.dictionaries(st.sampled_from(["temperature", "metadata", "stream", "tool_choice", "reasoning"]),
+                                    JSON, max_size=1))
 ROUTES = ["/v1/chat/completions", "/v1/responses", "/v1/messages", "/v1/messages/count_tokens"]
 ALLOWED = {200, 400, 401, 404, 405, 413, 422, 429, 502, 504}
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(route=st.sampled_from(ROUTES), body=st.one_of(BODY.map(lambda b: json.dumps(b).encode()), st.binary(max_size=64),
+def _consult_once(request: RecordedRequest) -> Script | None:
+    """The executor calls the advisor once in each advised request, then answers; the advisor answers."""
+    if request.model == "adv":
+        return Reply(text="Severity: none\nok")
+    seen = json.dumps(request.body)
+    if "witness_advisor" in seen and "call_fuzz" not in seen:
+        return Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "?"}, id="call_fuzz")])
+    return None
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(ROUTES), body=st.one_of(ADVISED.map(lambda b: json.dumps(b).encode()),
+                                                     ADVISED.map(lambda b: json.dumps(b).encode()),
+                                                     BODY.map(lambda b: json.dumps(b).encode()),
+                                                     st.binary(max_size=64),
                                                      st.integers(min_value=3, max_value=1100).map(_deep_body)))
 def test_no_generated_body_gets_a_500(gateway: GatewayServer, model_server: ModelServer, route: str,
                                       body: bytes) -> None:
     """Any body on any route is answered 200, a 4xx, 502 or 504 — an error always a JSON object, never a 500."""
+    model_server.reset()  # each example starts with the one matcher and no recorded requests
     model_server.default = Reply(text="ok")
+    model_server.on(_consult_once)
     response = httpx2.post(gateway.url + route, content=body, timeout=30, headers={"content-type": "application/json"})
+    event(f"{route}: {response.status_code}")
+    if any(request.model == "adv" for request in model_server.requests):
+        event("an advisor was consulted")
     assert response.status_code in ALLOWED
     if response.status_code != 200:
         error = response.json()
