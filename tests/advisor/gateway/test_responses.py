@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import httpx2
 import openai
 import pytest
 from openai.types.responses import Response, ResponseFunctionToolCall, ResponseOutputMessage
@@ -243,3 +244,28 @@ def test_a_trace_in_an_assistant_message_given_as_a_string_is_expanded(client: o
     assert [item.get("type", "message") for item in seen.body["input"]] == [
         "message", "function_call", "function_call_output", "message"]
     assert seen.body["input"][-1]["content"] == "A sliding-window limiter."
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"input": "hi"}, "missing_model"),
+    ({"model": "gpt-test", "input": 5}, "invalid_input"),
+    ({"model": "gpt-test", "input": ["not an item"]}, "invalid_input"),
+    ({"model": "gpt-test", "input": "hi", "stream": "yes"}, "invalid_stream"),
+    ({"model": "gpt-test", "input": "hi", "tools": {"type": "function"}}, "invalid_tools"),
+    ({"model": "gpt-test", "input": "hi", "tools": [{"type": "phaseo:advisor"}]}, "unknown_tool_type"),
+    ({"model": "gpt-test", "input": "hi", "tools": [advisor(), {**SHELL, "name": "witness_advisor"}]},
+     "invalid_tools"),
+    ({"model": "gpt-test", "input": "hi", "tools": [advisor(), advisor()]}, "invalid_advisor_name"),
+    ({"model": "gpt-test", "input": "hi", "tools": [advisor(max_uses=0)]}, "invalid_advisor_parameters"),
+    ({"model": "gpt-test", "input": "hi", "tool_choice": "witness:advisor"}, "invalid_tool_choice"),
+    ({"model": "gpt-test", "tools": [advisor()]}, "invalid_input"),
+], ids=["no model", "input a number", "an item not an object", "stream not a boolean", "tools not an array",
+        "another gateway's advisor", "a client tool with an advisor's name", "two unnamed advisors",
+        "max_uses zero", "witness:advisor chosen without an entry", "no input with advisors"])
+def test_bad_requests_are_refused_with_400(client: openai.OpenAI, model_server: ModelServer, body: Any,
+                                           code: str) -> None:
+    """Each malformed Responses request is a 400 whose error object names the problem; the upstream is never called."""
+    with pytest.raises(openai.BadRequestError) as raised:
+        client.post("/responses", cast_to=httpx2.Response, body=body)  # create() would refuse some bodies itself
+    assert raised.value.code == code and raised.value.message
+    assert model_server.requests == []
