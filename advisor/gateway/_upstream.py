@@ -29,6 +29,7 @@ import openai
 import orjson
 
 from advisor.errors import BadRequest, GatewayError, UpstreamFailed, UpstreamTimeout
+from advisor.gateway._bodies import check_depth
 from advisor.gateway._settings import GatewaySettings
 from advisor.models import ModelConfig, ModelRequest, ModelResponse, OpenAIChatModel
 
@@ -135,6 +136,10 @@ class Upstream:
             raise UpstreamFailed("the upstream's answer is not JSON", code="upstream_bad_response") from None
         if not isinstance(answer, dict):
             raise UpstreamFailed("the upstream's answer is not a JSON object", code="upstream_bad_response")
+        try:
+            check_depth(answer)  # the answer is written again for the client
+        except BadRequest:
+            raise UpstreamFailed("the upstream's answer is nested too deeply", code="upstream_bad_response") from None
         return answer
 
     async def chat_raw(self, content: bytes) -> httpx2.Response:

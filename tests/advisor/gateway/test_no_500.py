@@ -182,3 +182,15 @@ def test_no_generated_body_gets_a_500(gateway: GatewayServer, model_server: Mode
         assert isinstance(error, dict) and "error" in error
     elif response.headers["content-type"].startswith("text/event-stream"):
         assert b"internal_error" not in response.content
+
+
+@pytest.mark.parametrize("route", ["chat/completions", "responses"])
+def test_an_executor_answer_nested_too_deeply_is_a_502(gateway: GatewayServer, model_server: ModelServer,
+                                                      route: str) -> None:
+    """An upstream answer the gateway could not write back (nested 300 levels) is 502 upstream_bad_response."""
+    answer = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}], '
+    model_server.enqueue(Raw(answer + b'"output": [], "x": ' + b"[" * 300 + b"]" * 300 + b"}"))
+    conversation: Any = {"messages": USER} if route == "chat/completions" else {"input": "hi"}
+    response = httpx2.post(f"{gateway.base_url}/{route}", json={"model": "gpt-test", **conversation,
+                                                                "tools": [advisor()]}, timeout=30)
+    assert (response.status_code, response.json()["error"]["code"]) == (502, "upstream_bad_response")
