@@ -36,7 +36,7 @@ def response_events(response: dict[str, Any]) -> Iterator[bytes]:
     """The events of ``response``, numbered from 0."""
     start = {**response, "status": "in_progress", "output": [], "usage": None}
     named = [("response.created", {"response": start}), ("response.in_progress", {"response": start})]
-    for index, item in enumerate(response.get("output") or ()):
+    for index, item in enumerate(_listed(response.get("output"))):
         if isinstance(item, dict):
             named.extend(_item_events(item, index))
     named.append((_END.get(str(response.get("status")), "response.completed"), {"response": response}))
@@ -58,11 +58,11 @@ def _item_events(item: dict[str, Any], index: int) -> list[tuple[str, dict[str, 
     if kind == "message":
         events.append(("response.output_item.added", {"output_index": index, "item": {
             **item, "status": "in_progress", "content": []}}))
-        for number, part in enumerate(item.get("content") or ()):
+        for number, part in enumerate(_listed(item.get("content"))):
             events.extend(_part_events(part, {**at, "content_index": number}))
     elif kind == "reasoning":
         events.append(("response.output_item.added", {"output_index": index, "item": {**item, "summary": []}}))
-        for number, part in enumerate(item.get("summary") or ()):
+        for number, part in enumerate(_listed(item.get("summary"))):
             spot = {**at, "summary_index": number}
             text = part.get("text", "") if isinstance(part, dict) else ""
             empty = {"type": "summary_text", "text": ""}
@@ -82,6 +82,10 @@ def _item_events(item: dict[str, Any], index: int) -> list[tuple[str, dict[str, 
         events.append(("response.output_item.added", {"output_index": index, "item": item}))
     events.append(("response.output_item.done", {"output_index": index, "item": item}))
     return events
+
+
+def _listed(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def _part_events(part: Any, spot: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

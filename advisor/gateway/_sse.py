@@ -107,14 +107,13 @@ async def kept_alive(work: Awaitable[T], *, keepalive: float, answer: Callable[[
                 break
             yield KEEPALIVE
         try:
-            result = task.result()
+            frames = list(answer(task.result()))
         except GatewayError as error:
-            frames = failure(error)
+            frames = list(failure(error))
         except Exception as error:  # a bug still ends the stream with an error event
             LOGGER.error("internal error in a streamed request: %s", type(error).__name__, exc_info=error)
-            frames = failure(GatewayError("the gateway failed while handling the request", code="internal_error"))
-        else:
-            frames = answer(result)
+            frames = list(failure(GatewayError("the gateway failed while handling the request",
+                                               code="internal_error")))
     finally:
         if not task.done():
             task.cancel()

@@ -194,3 +194,27 @@ def test_an_executor_answer_nested_too_deeply_is_a_502(gateway: GatewayServer, m
     response = httpx2.post(f"{gateway.base_url}/{route}", json={"model": "gpt-test", **conversation,
                                                                 "tools": [advisor()]}, timeout=30)
     assert (response.status_code, response.json()["error"]["code"]) == (502, "upstream_bad_response")
+
+
+ODD_RESPONSES = [b'{"output": [1, "x", null]}', b'{"output": [{"type": "message", "content": 5}]}',
+                 b'{"output": [{"type": "reasoning", "summary": "x"}], "status": 7}', b'{"output": "nope"}',
+                 b'{"output": [{"type": "function_call", "name": 5, "arguments": 3}], "usage": [1]}',
+                 b'{"output": [{"type": "message", "content": [{"type": "output_text", "text": 5}]}]}']
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("answer", ODD_RESPONSES, ids=[f"shape{n}" for n in range(len(ODD_RESPONSES))])
+def test_an_executor_answering_odd_response_shapes_gets_an_answer_or_a_502(gateway: GatewayServer,
+                                                                            model_server: ModelServer,
+                                                                            answer: bytes, stream: bool) -> None:
+    """Output items of the wrong types are passed on or refused with 502; a stream always ends with an event."""
+    model_server.enqueue(Raw(answer))
+    body = {"model": "gpt-test", "input": "hi", "tools": [advisor()], "stream": stream}
+    response = httpx2.post(f"{gateway.base_url}/responses", json=body, timeout=30)
+    assert response.status_code in (200, 502)
+    if stream:
+        last = [line for line in response.text.splitlines() if line.startswith("event: ")][-1]
+        assert last in ("event: response.completed", "event: response.failed", "event: response.incomplete",
+                        "event: error")
+    elif response.status_code == 502:
+        assert response.json()["error"]["code"] == "upstream_bad_response"
