@@ -125,6 +125,9 @@ class Upstream:
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict) \
                 or not isinstance(choices[0].get("message"), dict):
             raise UpstreamFailed("the upstream answered with no chat completion choice", code="upstream_bad_response")
+        calls = choices[0]["message"].get("tool_calls") or []
+        if not isinstance(calls, list) or not all(isinstance(call, dict) for call in calls):
+            raise UpstreamFailed("the upstream's tool_calls are not a list of objects", code="upstream_bad_response")
         return completion
 
     async def post_json(self, path: str, body: Mapping[str, Any]) -> dict[str, Any]:

@@ -218,3 +218,26 @@ def test_an_executor_answering_odd_response_shapes_gets_an_answer_or_a_502(gatew
                         "event: error")
     elif response.status_code == 502:
         assert response.json()["error"]["code"] == "upstream_bad_response"
+
+
+ODD_COMPLETIONS = [b'{"choices": [{"message": {"role": "assistant", "tool_calls": 5}}]}',
+                   b'{"choices": [{"message": {"role": "assistant", "content": 5, '
+                   b'"tool_calls": [1, {"function": 3}]}}]}',
+                   b'{"choices": [{"message": {"content": "hi"}, "finish_reason": 5}], "usage": "lots"}',
+                   b'{"choices": [{"message": {"tool_calls": [{"id": 5, "function": {"name": "witness_advisor", '
+                   b'"arguments": 7}}]}}]}']
+
+
+@pytest.mark.parametrize("stream", [False, True], ids=["whole", "streamed"])
+@pytest.mark.parametrize("answer", ODD_COMPLETIONS, ids=[f"shape{n}" for n in range(len(ODD_COMPLETIONS))])
+def test_an_executor_answering_odd_completion_shapes_gets_an_answer_or_a_502(gateway: GatewayServer,
+                                                                              model_server: ModelServer,
+                                                                              answer: bytes, stream: bool) -> None:
+    """Chat completions of the wrong types are passed on or refused with 502; a stream ends with [DONE]."""
+    model_server.enqueue(Raw(answer))
+    model_server.default = Reply(text="ok")
+    body = {"model": "gpt-test", "messages": USER, "tools": [advisor(model="adv")], "stream": stream}
+    response = httpx2.post(f"{gateway.base_url}/chat/completions", json=body, timeout=30)
+    assert response.status_code in (200, 502)
+    if stream:
+        assert response.text.rstrip().endswith("data: [DONE]")
