@@ -53,7 +53,7 @@ def error_events(error: GatewayError) -> Iterator[bytes]:
 
 def _item_events(item: dict[str, Any], index: int) -> list[tuple[str, dict[str, Any]]]:
     at = {"item_id": item.get("id"), "output_index": index}
-    kind = item.get("type")
+    kind = item.get("type") if isinstance(item.get("type"), str) else None
     events: list[tuple[str, dict[str, Any]]] = []
     if kind == "message":
         events.append(("response.output_item.added", {"output_index": index, "item": {

@@ -241,3 +241,41 @@ def test_an_executor_answering_odd_completion_shapes_gets_an_answer_or_a_502(gat
     assert response.status_code in (200, 502)
     if stream:
         assert response.text.rstrip().endswith("data: [DONE]")
+
+
+CALL = st.fixed_dictionaries({}, optional={"id": JSON, "type": st.just("function") | JSON,
+                                           "function": st.fixed_dictionaries({}, optional={
+                                               "name": st.just("witness_advisor") | JSON, "arguments": JSON})})
+MESSAGE = st.fixed_dictionaries({}, optional={"role": JSON, "content": st.text(max_size=10) | JSON,
+                                              "tool_calls": st.lists(CALL, max_size=2) | JSON})
+COMPLETION = st.fixed_dictionaries({"choices": st.lists(st.fixed_dictionaries({"message": MESSAGE}, optional={
+    "finish_reason": JSON}), min_size=1, max_size=1) | JSON}, optional={"usage": JSON, "id": JSON})
+OUTPUT_ITEM = st.fixed_dictionaries({"type": st.sampled_from(["message", "function_call", "reasoning",
+                                                              "custom_tool_call"]) | JSON},
+                                    optional={"name": st.just("witness_advisor") | JSON, "arguments": JSON,
+                                              "call_id": JSON, "content": JSON, "summary": JSON})
+RESPONSE = st.fixed_dictionaries({"output": st.lists(OUTPUT_ITEM, max_size=3) | JSON},
+                                 optional={"usage": JSON, "status": JSON, "tools": JSON})
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(["chat/completions", "responses"]), stream=st.booleans(), data=st.data())
+def test_no_generated_upstream_answer_gets_a_500(gateway: GatewayServer, model_server: ModelServer, route: str,
+                                                 stream: bool, data: st.DataObject) -> None:
+    """Whatever JSON the executor's upstream answers an advised request with, the client gets 200 or a JSON 502,
+    and a stream ends with its closing event."""
+    answer = data.draw(COMPLETION if route == "chat/completions" else RESPONSE)
+    model_server.reset()
+    model_server.default = Reply(text="Severity: none\nok")  # the advisor, and any later round
+    model_server.enqueue(Raw(json.dumps(answer).encode()))
+    conversation: Any = {"messages": USER} if route == "chat/completions" else {"input": "hi"}
+    body = {"model": "gpt-test", **conversation, "tools": [advisor(model="adv")], "stream": stream}
+    response = httpx2.post(f"{gateway.base_url}/{route}", json=body, timeout=30)
+    event(f"{route}: {response.status_code}")
+    assert response.status_code in (200, 502)
+    if response.status_code == 502:
+        assert response.json()["error"]["code"] == "upstream_bad_response"
+    elif stream:
+        assert "internal_error" not in response.text
+        assert response.text.rstrip().endswith("data: [DONE]") or "event: response." in response.text \
+            or "upstream_bad_response" in response.text
