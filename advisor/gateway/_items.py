@@ -46,6 +46,8 @@ def to_chat(items: Sequence[Any]) -> list[dict[str, Any]]:
         if not isinstance(item, dict):
             continue
         kind = item.get("type", "message")
+        if not isinstance(kind, str):
+            continue
         if kind == "message" and item.get("role") == "assistant":
             if turn is None or turn.get("content") is not None or turn.get("tool_calls"):
                 turn = _turn(messages)
@@ -123,7 +125,8 @@ def to_items(messages: Iterable[Any]) -> list[dict[str, Any]]:
             items.extend(_assistant_items(message, custom))
         elif role == "tool":
             call_id = message.get("tool_call_id")
-            kind = "custom_tool_call_output" if call_id in custom else "function_call_output"
+            kind = "custom_tool_call_output" if isinstance(call_id, str) and call_id in custom \
+                else "function_call_output"
             output = message.get("content")
             items.append({"type": kind, "call_id": call_id,
                           "output": [_item_part(p) for p in output if isinstance(p, dict)]

@@ -85,7 +85,7 @@ async def run_responses(request: ResponsesRequest, upstream: Upstream, settings:
         traced = tuple(TracedCall(id=call["id"], name=call["function"]["name"], arguments=call["function"]["arguments"],
                                   result=answer.result, ledger_cut=answer.ledger_cut)
                        for call, answer in zip(calls, answers, strict=True))
-        if any(isinstance(item, dict) and item.get("type") in CLIENT_CALLS and item not in ours for item in output):
+        if any(isinstance(item, dict) and _is_client_call(item) and item not in ours for item in output):
             rounds.append(TraceRound(calls=traced, merge=True))
             response["output"] = [item for item in output if item not in ours]
             return ResponsesResult(_finish(response, rounds, usages, advisors), advisors)
@@ -94,6 +94,11 @@ async def run_responses(request: ResponsesRequest, upstream: Upstream, settings:
         rounds.append(turn)
         items.extend(to_items(round_messages(turn)))
     raise AssertionError("unreachable: the last round returns or raises")
+
+
+def _is_client_call(item: Any) -> bool:
+    kind = item.get("type") if isinstance(item, dict) else None
+    return isinstance(kind, str) and kind in CLIENT_CALLS
 
 
 def _chat_call(item: dict[str, Any], number: int, index: int) -> dict[str, Any]:

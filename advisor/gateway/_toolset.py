@@ -53,7 +53,7 @@ def split_tools(tools: Any) -> ToolSet:
         if isinstance(kind, str) and kind.endswith(":advisor"):
             raise BadRequest(f"tools[{index}] has an unknown type {kind!r} (this gateway's advisor is "
                              f"{TOOL_TYPE!r})", code="unknown_tool_type", param=f"tools[{index}].type")
-        if kind not in _CLIENT_TYPES:
+        if not (isinstance(kind, str) and kind in _CLIENT_TYPES):
             unknown.append(index)
         client.append(tool)
     if advisors and unknown:

@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from advisor.gateway import chat_events
 from advisor.gateway._items import chat_tools, to_chat, to_items
 
 TEXT = st.text(max_size=20)
@@ -90,3 +91,21 @@ def test_function_and_custom_tools_take_the_chat_shape_and_hosted_tools_are_left
              {"type": "custom", "name": "apply_patch", "description": "Patch."}, {"type": "web_search"}]
     assert chat_tools(tools) == [{"type": "function", "function": {"name": "exec_command", "description": "Run."}},
                                  {"type": "custom", "custom": {"name": "apply_patch", "description": "Patch."}}]
+
+
+ANY_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=10),
+                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                                     max_size=3), max_leaves=12)
+ANY_ITEM = st.fixed_dictionaries({}, optional={
+    "type": st.sampled_from(["message", "function_call", "function_call_output", "reasoning", "custom_tool_call",
+                             "custom_tool_call_output"]) | ANY_JSON,
+    "role": st.sampled_from(["user", "assistant", "system"]) | ANY_JSON, "content": ANY_JSON, "call_id": ANY_JSON,
+    "name": ANY_JSON, "arguments": ANY_JSON, "input": ANY_JSON, "output": ANY_JSON, "summary": ANY_JSON})
+
+
+@given(st.lists(ANY_ITEM | ANY_JSON, max_size=6))
+def test_any_items_translate_and_compile_without_an_error(items: list[Any]) -> None:
+    """Items of any shape a client may send become chat messages the ledger's reader takes, never an exception."""
+    messages = to_chat(items)
+    to_items(messages)
+    chat_events(messages)
