@@ -115,7 +115,8 @@ def test_a_deeply_nested_body_with_advisors_is_a_400(gateway: GatewayServer, mod
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
                     max_leaves=20)
-TOOLS = st.lists(st.one_of(JSON, st.builds(lambda p: {"type": "witness:advisor", "parameters": p},
+TOOLS = st.lists(st.one_of(JSON, st.fixed_dictionaries({"type": JSON}, optional={"name": JSON, "function": JSON}),
+                           st.builds(lambda p: {"type": "witness:advisor", "parameters": p},
                                            st.dictionaries(st.sampled_from(["name", "model", "max_uses", "reasoning",
                                                                             "forward_transcript", "temperature"]),
                                                            JSON, max_size=3)),
