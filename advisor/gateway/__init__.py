@@ -1,7 +1,7 @@
 """``witness serve``: an OpenAI-compatible gateway that runs the advisor as a server tool.
 
 A client adds ``{"type": "witness:advisor", "parameters": {...}}`` to a chat-completions
-request's ``tools``; the gateway turns it into a function tool (``witness_advisor``,
+(or Responses API) request's ``tools``; the gateway turns it into a function tool (``witness_advisor``,
 ``witness_advisor_<name>``), calls the upstream provider through the official ``openai`` SDK,
 runs each advisor call server-side as a consultation, gives the result back to the executor
 model and continues until it answers — non-streamed or as a stream of chunks. Requests without
@@ -28,6 +28,9 @@ from advisor.gateway._forward import Forwarded, conversation_id, forwarded
 from advisor.gateway._loop import Outcome, run_loop
 from advisor.gateway._messages_api import ADVISOR_BETA, upstream_headers
 from advisor.gateway._prompt import DEFAULT_QUESTION, GATEWAY_ADVISOR_PROMPT, GATEWAY_TRANSCRIPT_PROMPT
+from advisor.gateway._responses import ResponsesRequest, parse_responses
+from advisor.gateway._responses_events import response_events
+from advisor.gateway._responses_loop import ResponsesResult, run_responses
 from advisor.gateway._serve import configure_logging, serve
 from advisor.gateway._settings import GatewaySettings, is_loopback, load_gateway_settings
 from advisor.gateway._sse import completion_chunks
@@ -55,6 +58,8 @@ __all__ = [
     "GatewaySettings",
     "Outcome",
     "Reasoning",
+    "ResponsesRequest",
+    "ResponsesResult",
     "ToolSet",
     "Trace",
     "TraceRound",
@@ -76,8 +81,11 @@ __all__ = [
     "map_tool_choice",
     "open_obligations",
     "parse_chat",
+    "parse_responses",
+    "response_events",
     "round_messages",
     "run_loop",
+    "run_responses",
     "serve",
     "split_tools",
     "split_trace",

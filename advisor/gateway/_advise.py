@@ -184,12 +184,19 @@ class Advisors:
         use.usage = use.usage + result.usage
         if result.advice is None:
             use.errors += 1
-            return Answer(error_result("advisor_request_failed", result.notice()), cut)
+            return Answer(error_result("advisor_request_failed", self._unlocated(result.notice())), cut)
         answer: dict[str, Any] = {"status": "ok"}
         if use.entry.name is not None:
             answer["name"] = use.entry.name
         answer.update(model=model, advice=result.advice)
         return Answer(json.dumps(answer, ensure_ascii=False), cut)
+
+
+    def _unlocated(self, message: str) -> str:
+        """``message`` without the upstream's address: the executor and the client are told that the
+        upstream failed, never where the gateway sends its requests."""
+        where = f"openai at {self.settings.upstream}"  # how the advisor clients name it
+        return message.replace(f"cannot reach {where}", "cannot reach the upstream").replace(where, "the upstream")
 
 
 def _arguments(raw: Any, *, pinned: bool, optional_prompt: bool = False) -> tuple[str | None, str | None] | str:
