@@ -277,9 +277,12 @@ DANGERS: dict[str, Danger] = {
 
 
 REAL_TARGETS: dict[str, CheckKind] = {"test": "test", "check": "test", "lint": "lint"}
-"""The make targets a real-program template may name (``{t}``), with their check kind."""
+"""The make targets and package scripts the project defines, which a real-program template may
+name (``{t}``), with their check kind."""
+REAL_ABSENT: dict[str, CheckKind] = {"typecheck": "typecheck", "build": "build"}
+"""Package scripts the project does not define, which a template may name (``{u}``)."""
 REAL_BODY = "check-body"
-"""The program the project's Makefile targets and test module run: the stub that decides."""
+"""The program the project's Makefile targets, package scripts and test module run: the stub that decides."""
 
 REAL_DANGERS: dict[str, Danger] = {
     "force-success": Danger("an option, or the variable carrying options, makes the check exit 0 whatever its body "
@@ -287,9 +290,10 @@ REAL_DANGERS: dict[str, Danger] = {
         "make -i {t}", "make --ignore-errors {t}", "make -ik {t}", "make -ki {t}", "MAKEFLAGS=-i make {t}",
         "make {t} -i", "make -i -j2 {t}", "pytest --co", "pytest --collect-only -q", "pytest --setup-plan",
         "pytest --setup-only", "pytest --fixtures", "pytest --version", "PYTEST_ADDOPTS=--co pytest",
-        "pytest -p no:python",
+        "pytest -p no:python", "npm run {u} --if-present", "npm run --if-present {u}",
+        "npm_config_if_present=true npm run {u}",
     )),
-    "config-created": Danger("the same line writes what the check reads at start-up (Makefile, conftest.py, "
+    "config-created": Danger("the same line writes what the check reads at start-up (Makefile, conftest.py, .npmrc, "
                              "pytest.ini): a write before the check to anything it reads", (
         "printf 'test:\\n\\t@:\\ncheck:\\n\\t@:\\nlint:\\n\\t@:\\n' > GNUmakefile; make {t}",
         "printf '.IGNORE:\\n' >> Makefile; make {t}", "export MAKEFLAGS=i; make {t}",
@@ -297,11 +301,14 @@ REAL_DANGERS: dict[str, Danger] = {
         "printf '[pytest]\\naddopts = --co\\n' > pytest.ini; pytest",
         "printf '[tool.pytest.ini_options]\\naddopts = \"--co\"\\n' > pyproject.toml; pytest",
         "printf 'collect_ignore = [\"tests\"]\\n' > conftest.py; pytest",
+        "printf '{\"scripts\": {\"{t}\": \"true\"}}\\n' > package.json; npm run {t}",
+        "printf 'if-present=true\\n' > .npmrc; npm run {u}",
     )),
 }
 """Dangers only a real program shows (a stub ignores options and configuration): ``{t}`` is a
-make target (``test``, ``check``, ``lint``)."""
+make target or package script the project defines, ``{u}`` a package script it does not."""
 
 REAL_NEIGHBOURS: tuple[str, ...] = ("make {t}", "make -s {t}", "make -j2 {t}", "make -k {t}", "pytest -x",
-                                    "pytest -q tests", "printf 'x\\n' > notes.txt; make {t}")
+                                    "pytest -q tests", "printf 'x\\n' > notes.txt; make {t}", "npm run {t}",
+                                    "npm run {t} --silent", "npm run {t} --if-present")
 """Honest neighbours of the real-program dangers."""

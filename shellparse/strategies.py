@@ -49,7 +49,7 @@ The strategies:
     around a check (statements before it, shapes that carry its status, containers), with or
     without one construct from outside the set (traps, options, redirects on ``exit``, job specs,
     here-documents, control characters, startup files, programs the line writes …), one class
-    each (:data:`FUZZ_SHAPES`; :data:`REAL_SHAPES` need the real ``make`` and ``pytest``).
+    each (:data:`FUZZ_SHAPES`; :data:`REAL_SHAPES` need the real ``make``, ``npm`` and ``pytest``).
 
 A test of the analyzer::
 
@@ -79,6 +79,7 @@ from ._constructs import (
     DANGERS,
     NEIGHBOURS,
     PRELUDES,
+    REAL_ABSENT,
     REAL_BODY,
     REAL_DANGERS,
     REAL_NEIGHBOURS,
@@ -519,13 +520,13 @@ FUZZ_SHAPES: tuple[str, ...] = ("proven", *DANGERS)
 """The classes of :func:`fuzzed_commands` around stub checks: ``proven`` (only constructs of the
 proven set and honest neighbours of the dangers) and one class per danger outside the set."""
 REAL_SHAPES: tuple[str, ...] = ("proven-real", *REAL_DANGERS)
-"""The classes of :func:`fuzzed_commands` that need the real ``make`` and ``pytest`` (see there)."""
+"""The classes of :func:`fuzzed_commands` that need the real ``make``, ``npm`` and ``pytest`` (see there)."""
 _FUZZ_PRELUDES = [(name, text) for name, texts in PRELUDES.items() for text in texts]
 _FUZZ_CONTAINERS = [(name, text) for name, texts in CONTAINERS.items() for text in texts]
 _FUZZ_TEMPLATES = [(name, text) for name, shape in SHAPES.items() for text in shape.templates]
 _FUZZ_NEIGHBOURS = [(name, text) for name, texts in NEIGHBOURS.items() for text in texts]
 _SHAPED = re.compile(r"\{(s|q|qe)\}")
-_REAL_KIND: CheckKind = "test"  # pytest's kind; a make target's comes from REAL_TARGETS
+_REAL_KIND: CheckKind = "test"  # pytest's kind; a target's or script's comes from REAL_TARGETS or REAL_ABSENT
 
 
 class _Shaped(NamedTuple):
@@ -591,9 +592,9 @@ def _real(draw: st.DrawFn, shape: str) -> Sample:
         template, outer = draw(st.sampled_from(REAL_NEIGHBOURS)), "neighbour:real"
     else:
         template, outer = draw(st.sampled_from(REAL_DANGERS[shape].templates)), f"danger:{shape}"
-    target = draw(st.sampled_from(sorted(REAL_TARGETS)))
-    kind = REAL_TARGETS[target] if "{t}" in template else _REAL_KIND
-    check = template.replace("{t}", target)
+    target, absent = draw(st.sampled_from(sorted(REAL_TARGETS))), draw(st.sampled_from(sorted(REAL_ABSENT)))
+    kind = REAL_TARGETS[target] if "{t}" in template else REAL_ABSENT[absent] if "{u}" in template else _REAL_KIND
+    check = template.replace("{t}", target).replace("{u}", absent)
     name, shape_template = draw(st.sampled_from(_FUZZ_TEMPLATES))
     line, layers = draw(_around(compose(shape_template, Parts("", check, check, REAL_BODY)), 0))
     return Sample(line, REAL_BODY, kind, _expectation(shape, reporting=SHAPES[name].reporting), shape,
@@ -619,9 +620,10 @@ def fuzzed_commands(shape: str | None = None) -> st.SearchStrategy[Sample]:
     status of the check: the property is "witness-eligible ⇒ bash's status follows the check").
     ``constructs`` names what the line is composed of.
 
-    Lines of :data:`REAL_SHAPES` run the real ``make`` and ``pytest`` in a project whose Makefile
-    targets (``test``, ``check``, ``lint``) and test module (``tests/``) run the program
-    ``check-body``: that is their ``program``, the stub that decides whether the check passes.
+    Lines of :data:`REAL_SHAPES` run the real ``make``, ``npm`` and ``pytest`` in a project whose
+    Makefile targets and package scripts (``test``, ``check``, ``lint``) and test module
+    (``tests/``) run the program ``check-body``: that is their ``program``, the stub that decides
+    whether the check passes.
     """
     if shape is None:
         dangers = st.sampled_from(FUZZ_SHAPES[1:])

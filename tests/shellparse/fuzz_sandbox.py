@@ -13,9 +13,10 @@ unknown word), furnished as a project is:
   first on ``PATH``);
 * the check's stub leaves its standard input alone (a check that does not read it is the one
   whose later lines a shell reading its script from stdin still runs);
-* for the classes of ``REAL_SHAPES``, ``make`` is the real one and ``pytest`` this environment's,
-  in a project whose Makefile targets ``test``, ``check`` and ``lint`` and whose test module
-  ``tests/test_body.py`` run the stub ``check-body`` (plugins are not auto-loaded, for speed).
+* for the classes of ``REAL_SHAPES``, ``make`` and ``npm`` are the real ones and ``pytest`` this
+  environment's, in a project whose Makefile targets and ``package.json`` scripts ``test``,
+  ``check`` and ``lint`` and whose test module ``tests/test_body.py`` run the stub ``check-body``
+  (pytest's plugins are not auto-loaded, for speed; npm asks no registry).
 
 The judge holds a verdict to bash, per policy, with the policy's meaning of ``witness_eligible``:
 
@@ -29,6 +30,7 @@ The judge holds a verdict to bash, per policy, with the policy's meaning of ``wi
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -43,6 +45,7 @@ REAL_TOOLS = ("chmod", "cp", "ln", "flock", "script")
 """Programs that run for real in the fuzzer's sandbox (every generated path is relative)."""
 TARGETS = ("test", "check", "lint")
 MAKEFILE = "".join(f"{target}:\n\t@check-body\n" for target in TARGETS)
+PACKAGE = json.dumps({"name": "project", "version": "1.0.0", "scripts": dict.fromkeys(TARGETS, "check-body")})
 TEST_MODULE = "import subprocess\n\n\ndef test_body():\n    assert subprocess.call(['check-body']) == 0\n"
 
 
@@ -50,7 +53,7 @@ TEST_MODULE = "import subprocess\n\n\ndef test_body():\n    assert subprocess.ca
 def fuzz_sandbox(base: Path, command: str, program: str, *, real: bool) -> Iterator[Sandbox]:
     """A sandbox for one line whose check's status ``program``'s stub decides (see the module docstring)."""
     with sandbox(base, {program}, command, no_input=True) as box:
-        for name in (*REAL_TOOLS, *(("make", "pytest") if real else ())):
+        for name in (*REAL_TOOLS, *(("make", "npm", "pytest") if real else ())):
             (box.stubs / name).unlink(missing_ok=True)
         (box.work / ".profile").write_text(f'PATH="{box.stubs}:$PATH"; export PATH\n', encoding="utf-8")
         activate = box.work / ".venv" / "bin" / "activate"
@@ -66,12 +69,14 @@ def _furnish_project(box: Sandbox) -> None:
     for place in (box.work, *box.work.rglob("*")):
         if place.is_dir() and ".venv" not in place.parts:
             (place / "Makefile").write_text(MAKEFILE, encoding="utf-8")
+            (place / "package.json").write_text(PACKAGE + "\n", encoding="utf-8")
     (box.work / "tests").mkdir()
     (box.work / "tests" / "test_body.py").write_text(TEST_MODULE, encoding="utf-8")
     shim = box.stubs / "pytest"
     shim.write_text(f'#!/bin/sh\nexec {sys.executable} -m pytest "$@"\n', encoding="utf-8")
     shim.chmod(0o755)
-    box.env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1")
+    box.env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONDONTWRITEBYTECODE="1", npm_config_update_notifier="false",
+                   npm_config_fund="false", npm_config_audit="false")
 
 
 class Judgement(NamedTuple):

@@ -68,8 +68,8 @@ PENDING: dict[str, str] = {
     "wrapper-expansion": "an expansion among a wrapper's options (nice -n $N) is taken for an option's value",
     "nested-dialect": "a command string run by sh is read as bash (`&>` is a redirect there, `&` in dash)",
     "set-options": "`set -u` before an expansion of an unset name: the shell exits with 1 after the check passed",
-    "force-success": "options that force success (make -i, MAKEFLAGS=-i, pytest --co/--fixtures) are not data",
-    "config-created": "a line that writes the check's configuration (GNUmakefile, conftest.py, pytest.ini) first",
+    "force-success": "options that force success (make -i, MAKEFLAGS=-i, pytest --co, npm --if-present) are not data",
+    "config-created": "a line that writes the check's configuration (GNUmakefile, conftest.py, .npmrc …) first",
 }
 """Classes in which the analyzer accepts lines that bash shows are not the check's status, and
 why it does (the positive-proof rewrite of the analysis removes each)."""
