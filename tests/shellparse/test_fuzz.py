@@ -123,7 +123,7 @@ def entry(sample: Sample, judgement: Judgement) -> dict[str, Any]:
     assert validation is not None  # a witness-eligible verdict names its check
     return {"command": sample.command, "shell": "bash", "expect": "masked", "kind": validation.kind,
             "statement": validation.statement, "directory": validation.directory, "source": f"fuzz:{sample.shape}",
-            "note": f"bash: {outcome(judgement.runs)}", "bash": judgement.label, "program": sample.program}
+            "note": f"bash: {outcome(judgement.observed)}", "bash": judgement.label, "program": sample.program}
 
 
 def record_finding(sample: Sample, judgement: Judgement) -> None:
@@ -209,7 +209,7 @@ def test_no_counterexample_refutes_the_analysis(base: Path, found: dict[str, Any
     until the class leaves :data:`PENDING`."""
     sample = as_sample(found)
     judgement = judge(sample, run_line(base, sample))
-    assert judgement.label == found["bash"], outcome(judgement.runs)
+    assert judgement.label == found["bash"], outcome(judgement.observed)
     shape = shape_of(found)
     if shape not in PENDING:
         assert not judgement.refutations, described(sample, judgement)
