@@ -49,8 +49,8 @@ def redefined(unwrapped: Unwrapped, env: ShellState) -> list[Word]:
 
 def waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellState, text: str) -> int | None:
     """The statement that waits for the check's background job (or coprocess) and returns its
-    status, if one does: ``check & wait $!``, ``wait %N`` for its job number, ``wait %%`` or ``%+``
-    right after it; ``wait %-`` and ``wait -n`` when it is the only job; ``check & pid=$!; …; wait
+    status, if one does: ``check & wait $!``, ``wait %%`` or ``%+`` right after it; ``wait %1``,
+    ``wait %-`` and ``wait -n`` when it is the only job this shell started; ``check & pid=$!; …; wait
     $pid`` with nothing in between that touches ``pid``; ``coproc check; wait $COPROC_PID``."""
     background = statements[end].op == "&"
     coproc = not background and index == end and _is_coproc(statements[index])
@@ -64,8 +64,9 @@ def waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellSt
         return None
     if target in (("$COPROC_PID", "${COPROC_PID}") if coproc else ("$!", "${!}", "%%", "%+")):
         return end + 1
-    alone = env.jobs == 0  # no other job of this shell started before: `%-` and `-n` can only be the check's
-    if (target in ("%-", "-n") and alone) or (target == f"%{env.jobs + 1}" and env.jobs >= 0):
+    # No other job of this shell started before: `%1`, `%-` and `-n` can only be the check's. After
+    # another job, the check's number depends on whether bash has cleaned the job table up since.
+    if env.jobs == 0 and target in ("%1", "%-", "-n"):
         return end + 1
     return None
 

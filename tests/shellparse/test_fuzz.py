@@ -54,23 +54,7 @@ CI_EXAMPLES = {"proven": 40, "proven-real": 2, "force-success": 3, "config-creat
 """Lines per class in the suite; every other class draws :data:`CI_DANGER_EXAMPLES`."""
 CI_DANGER_EXAMPLES = 10
 
-PENDING: dict[str, str] = {
-    "exit-redirect": "`exit $?` is taken to leave whatever its redirects do",
-    "trap-window": "a DEBUG/ERR/CHLD/RETURN trap set before the check is not read for what it assigns in the window",
-    "xtrace-ps4": "PS4 is not read: with set -x its expansion runs before every traced command",
-    "job-spec": "`wait %1` is taken to name the check's job whatever jobs started before it",
-    "option-cluster": "`hash -p/bin/true` and `env -S…`/`-Sx` are read only in their separate-word forms",
-    "stdin-reader": "a script on stdin: readers behind command/builtin, fd copies, /dev/stdin, `-` are missed",
-    "heredoc-continuation": "a backslash-newline before an unquoted delimiter is not joined as bash joins it",
-    "control-character": "\\f, \\v and \\r before # are read as blanks, so what follows is taken for a comment",
-    "login-startup": "startup files are recognised by one spelling only, .bash_logout and exec -l/-a -bash not at all",
-    "program-created": "a program or PATH entry the line writes before the check is not seen",
-    "wrapper-expansion": "an expansion among a wrapper's options (nice -n $N) is taken for an option's value",
-    "nested-dialect": "a command string run by sh is read as bash (`&>` is a redirect there, `&` in dash)",
-    "set-options": "`set -u` before an expansion of an unset name: the shell exits with 1 after the check passed",
-    "force-success": "options that force success (make -i, MAKEFLAGS=-i, pytest --co, npm --if-present) are not data",
-    "config-created": "a line that writes the check's configuration (GNUmakefile, conftest.py, .npmrc …) first",
-}
+PENDING: dict[str, str] = {}
 """Classes in which the analyzer accepts lines that bash shows are not the check's status, and
 why it does (the positive-proof rewrite of the analysis removes each)."""
 
