@@ -97,8 +97,7 @@ ROWS: dict[str, Row] = {
         honest=("pytest & wait $!", "pytest & wait %1", "pytest & wait %%", "pytest & wait -n",
                 "pytest & pid=$!; wait $pid", "pytest & p=$!; true & wait $p", "coproc pytest; wait $COPROC_PID"),
         refused=("sleep 0 & pytest & wait %1", "pytest & true & wait -n",
-                 "pytest & pid=$!; true & pid=$!; wait $pid", "pytest & wait", "pytest & true & wait %2",
-                 "true & wait; pytest & wait %2"),
+                 "pytest & pid=$!; true & pid=$!; wait $pid", "pytest & wait", "pytest & true & wait %2"),
     ),
     "single-path": Row(
         honest=("for x in 1; do pytest; done", "case a in a) pytest;; esac", "case \"$CI\" in *) pytest;; esac",
