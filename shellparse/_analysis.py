@@ -21,7 +21,7 @@ from ._identify import Identified, identify
 from ._identity import digest, identity_text
 from ._inert import variable_rule
 from ._model import Command, Opaque, Script, Span, Word
-from ._offsets import OffsetMap
+from ._offsets import Frame, OffsetMap
 from ._paths import Path, single_path
 from ._position import Before, Consumer, Lists, consumer_of, place
 from ._posix import posix_problem
@@ -36,7 +36,7 @@ from ._surroundings import INHERITED, STARTUP_MENTIONS, consumed, inherited, red
 from ._traps import trap_of
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
 from ._wrappers import SHELL_PROGRAMS, Nested, Unwrapped, program_name, unwrap
-from ._writes import Written, program_writes, redirect_written, rewritten, startup_written
+from ._writes import Written, linked, program_writes, redirect_written, rewritten, startup_written
 
 _new = tuple.__new__
 _COMPOUND_NAMES: dict[CommandKind, str] = {
@@ -96,6 +96,8 @@ class Analyzer:
         """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
         self.work = 0
         """Statements visited so far (a statement of a function body once per call)."""
+        self.frame: Frame | None = None
+        """The command string being analysed, when the analysis is inside one (``bash -c '…'``)."""
         self._writes: list[Written] = []
         self._writers: list[tuple[Command, tuple[Word, ...]]] = []
         """Programs met whose writes are not read yet (most lines have no check after them)."""
@@ -351,11 +353,15 @@ class Analyzer:
         rest = Script(tuple(s for s in command.body.statements if s not in on_path), None, None)
         findings = self.scan_here(Script(path.statements, None, None), env if where.here else env.copy(), shell,
                                   ignored=where.ignored)
-        keep = [reason("single-path", _head_span(command, self.text), where=path.where)]
+        head = _head_span(command, self.text)
+        keep = [reason("single-path", head, where=path.where)]
         if path.otherwise is not None:
             keep.append(reason("may-not-run", path.otherwise, "else", piece=excerpt(self.text, path.otherwise)))
+        unset = env.nounset and shell == "bash" and any(may_be_unset(word.text) for word in command.words)
+        if unset:  # `set -u; case "$CI" in *) check;; esac`: an unset CI ends the script first
+            keep.append(reason("may-not-run", head, "nounset", piece=excerpt(self.text, head)))
         for finding in findings:
-            finding.degrade("check", keep, unattributed=path.otherwise is not None)
+            finding.degrade("check", keep, unattributed=path.otherwise is not None or unset)
         if rest.statements:
             others = self.compound(command._replace(body=rest), env, shell, merge=False)
             findings.extend(others)
@@ -518,25 +524,33 @@ class Analyzer:
                shell: Shell, where: Where = HERE) -> list[Finding]:
         problem = inherited(command, unwrapped, self.text)
         stdin = nested.stdin
+        frame = self.frame
         if stdin:  # `bash <<'EOF' … EOF`: the script is the here-document (or here-string)
-            found = stdin_script(command, nested, self.text)
+            found = stdin_script(command, nested, self.text, frame)
             if found is None:
                 return []
             nested, problem = found[0], problem or found[1]
+        elif frame is not None:  # a string in a string (`bash -c 'bash -c …'`): its words' characters
+            nested = nested._replace(positions=frame.located(nested.positions, _starts(command)))
         dialect: Shell = "pwsh" if nested.shell == "pwsh" else "bash"
         script = parse_nested(nested.text, nested.positions, dialect)
         unreadable = nested.shell == "cmd" and not _plain_cmd(nested.text)
         eval_like = (nested.via.value or "") == "eval"
-        if eval_like:
-            inner_env = env if where.here else env.copy()
-            findings = self.scan_here(script, inner_env, dialect, ignored=where.ignored)
-        else:
-            child = self._child(env, unwrapped, nested)
-            # A child shell inherits what was exported or assigned for it (`GOOS=x bash -c 'go test'`).
-            child.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
-            findings = self.scan(script, child, dialect)
+        self.frame = Frame(nested.text, nested.positions)
+        try:
+            if eval_like:
+                inner_env = env if where.here else env.copy()
+                findings = self.scan_here(script, inner_env, dialect, ignored=where.ignored)
+            else:
+                child = self._child(env, unwrapped, nested)
+                # A child shell inherits what was exported or assigned for it (`GOOS=x bash -c 'go test'`).
+                child.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
+                findings = self.scan(script, child, dialect)
+        finally:
+            self.frame = frame
         if stdin and problem is None:
-            problem = consumed(script, findings, self.text)
+            problem = consumed(script, findings, self.text, linked(self.written()) if self._writes or self._writers
+                               else frozenset())
         if findings and problem is None and nested.shell == "bash" and (
                 env.posix_sh if eval_like else _posix_reader(nested)):
             # `sh -c 'check &>/dev/null'`: dash runs `check &`, then `>/dev/null`
@@ -709,6 +723,12 @@ def _posix_reader(nested: Nested) -> bool:
     """Whether a POSIX ``sh`` rather than bash runs ``nested``: a shell other than bash (``sh``,
     ``dash``, ``zsh`` …), or the one a program chooses (``script -c``: ``$SHELL``, else ``/bin/sh``)."""
     return nested.options.posix or program_name(nested.via.value or "") in POSIX_READERS
+
+
+def _starts(command: Command) -> list[int]:
+    """Where each word of ``command`` starts (its argv, assignments and redirect targets)."""
+    return [word.span.start for word in (*command.words, *command.assignments,
+                                         *(r.target for r in command.redirects if r.target is not None))]
 
 
 def _plain_cmd(text: str) -> bool:

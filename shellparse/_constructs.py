@@ -124,6 +124,11 @@ NEIGHBOURS: dict[str, tuple[str, ...]] = {
     "trap-signals": ("trap 'echo stop >> log.txt' INT TERM HUP; {s}", "trap 'echo bye >> log.txt' 0; {s}"),
     "job-own": ("( true & ); {c} & wait %1",),
     "nested-bash": ("bash -c {q} --", "bash -ec {q}", "bash -c {q} _ arg"),
+    "nested-posix": ("sh -c «{b} > out.log 2>&1; exit $?»", "sh -c «set -e; {b}; echo done»",
+                     "sh <<'EOF'\n{b} 2>&1\nEOF", "sh -c «{b} & wait $!»"),
+    "wrapper-words": ('run() { "$@"; }; run {b}', 'env FOO="$HOME/x" {b}', 'nice -n 5 {b}'),
+    "nounset": ('set -u; {c}; rc=$?; echo "exit: $rc"; exit $rc', "set -u; {s}"),
+    "stdin-written": ("printf 'x\\n' > in.txt; bash <<'EOF'\ncat in.txt >/dev/null\n{s}\nEOF",),
 }
 """Honest neighbours of the dangers: shapes that carry the status, built like a danger but
 without what makes it one (inside the proven set: the analysis should accept them)."""
@@ -208,8 +213,10 @@ DANGERS: dict[str, Danger] = {
             "cat /dev/fd/0 >/dev/null", "cp /dev/stdin copy.txt", "sort - >/dev/null", "wc -l - >/dev/null",
             "exec 3<&0; cat <&3 >/dev/null", "cat <&0 >/dev/null", "x=$(cat)", 'echo "$(head -n1)" >/dev/null',
             "date -f - >/dev/null", "trap 'read x' DEBUG", "tee copy.txt >/dev/null", 'x=$(</dev/stdin)',
+            "cat /dev/./stdin >/dev/null", "ln -s /dev/stdin in.txt; cat in.txt >/dev/null",
         )),
         "bash -s <<'EOF'\ncommand read x\n{s}\nEOF", "sh <<'EOF'\ncommand read x\n{s}\nEOF",
+        "ln -sf /dev/stdin in.txt; bash <<'EOF'\ncat in.txt >/dev/null\n{s}\nEOF",
     )),
     "heredoc-continuation": Danger("a body line ending in a backslash before an unquoted here-document delimiter (bash "
                                    "joins them and reads on), or a delimiter quoted in part: the check is body text", (
@@ -245,6 +252,9 @@ DANGERS: dict[str, Danger] = {
         f"mkdir -p .venv/bin; {_FAKE} > .venv/bin/{{p}}; chmod +x .venv/bin/{{p}}; . .venv/bin/activate; {{s}}",
         f"{_EXIT_0} > .venv/bin/activate; . .venv/bin/activate; {{s}}",
         "mkdir -p bin; ln -s /bin/true bin/{p}; hash -p bin/{p} {p}; {s}",
+        f"mkdir -p bin && {_FAKE} > bin/timeout && chmod +x bin/timeout; PATH=bin:$PATH timeout 60 {{b}}",
+        f"mkdir -p bin; {_FAKE} > bin/bash; chmod +x bin/bash; PATH=\"$PWD/bin:$PATH\" bash -c «{{b}}»",
+        "mkdir -p bin; ln -sf /bin/true bin/env; export PATH=bin:$PATH; env CI=1 {b}",
     )),
     "status-expansion": Danger("the re-raised status goes through an expansion that can change it", (
         "{c}; exit ${?:+0}", "{c}; exit ${?/1/0}", "{c}; rc=$?; exit ${rc/1/0}", "{c}; rc=$?; exit ${rc:+0}",
@@ -253,7 +263,9 @@ DANGERS: dict[str, Danger] = {
     )),
     "wrapper-expansion": Danger("an expansion in a wrapper's words can name the command it runs", (
         "E=true; env $E {b}", "N='0 true'; nice -n $N {b}", "T='1 true'; timeout $T {b}", 'a=(true); env "${a[@]}" {b}',
-        'set -- true; "$@" {b}', "w=true; command $w {b}",
+        'set -- true; "$@" {b}', "w=true; command $w {b}", "X='x true'; env FOO=$X {b}",
+        "T=--preserve-status; timeout $T 60 {b}", "SHELL=/bin/true script -qec «{b}» /dev/null",
+        'run() { set -- true; "$@" {b}; }; run',
     )),
     "quoted-builtin": Danger("a quoted or escaped exit before the check ends the shell with 0", (
         '"exit" 0; {s}', "e'x'it 0; {s}", "$'exit' 0; {s}", "\\exit 0; {s}", "ex\\\nit 0; {s}", "e\"\"xit 0\n{s}",
@@ -262,11 +274,14 @@ DANGERS: dict[str, Danger] = {
                              "${PIPESTATUS[0]} is an error)", (
         "sh -c «{b} &>/dev/null»", "sh -c «{b} &> out.log»", "sh -c «{b} &>/dev/null; exit $?»",
         "bash -c «sh -c «{b} &>/dev/null»»", "sh -c «{b} |& tee log.txt»",
-        "sh -c «{b} | tee log.txt; exit ${PIPESTATUS[0]}»",
+        "sh -c «{b} | tee log.txt; exit ${PIPESTATUS[0]}»", "sh -c «{b} | tee log.txt; exit $PIPESTATUS»",
+        "script -qec «{b} &>/dev/null» /dev/null", "sh -c «{b} & wait -n»", "sh <<'EOF'\n{b} &>/dev/null\nEOF",
+        "bash -c «bash -c «sh -c «{b} &> out.log»»»",
     )),
     "set-options": Danger("a shell option that ends the shell before the check or changes what runs", (
         "set -t; echo start; {s}", "set -t\n{s}", "set -o onecmd; {s}", "set -k; {s}",
         "set -o posix; {s}", "set -u; {c}; rc=$?; echo $undefined; exit $rc",
+        "set -u; echo $undefined; {s}", 'set -u; {b} "$UNSET"', "bash -uc «{c}; rc=$?; echo $x; exit $rc»",
     )),
     "ignored-errexit": Danger("a function's set -e is ignored where the call is tested: the check's failure goes on", (
         "f() { set -e; {c}; echo done; }; f || exit 1; exit 0", "f() { set -e; {c}; echo done; }; if f; then :; fi",
@@ -290,7 +305,8 @@ REAL_DANGERS: dict[str, Danger] = {
         "make -i {t}", "make --ignore-errors {t}", "make -ik {t}", "make -ki {t}", "MAKEFLAGS=-i make {t}",
         "make {t} -i", "make -i -j2 {t}", "pytest --co", "pytest --collect-only -q", "pytest --setup-plan",
         "pytest --setup-only", "pytest --fixtures", "pytest --version", "PYTEST_ADDOPTS=--co pytest",
-        "pytest -p no:python", "npm run {u} --if-present", "npm run --if-present {u}",
+        "pytest -p no:python", "pytest -qh", "pytest -o addopts=--co", "pytest --markers", "pytest --cache-show",
+        "pytest --fixtures-per-test", "npm run {u} --if-present", "npm run --if-present {u}",
         "npm_config_if_present=true npm run {u}",
     )),
     "config-created": Danger("the same line writes what the check reads at start-up (Makefile, conftest.py, .npmrc, "

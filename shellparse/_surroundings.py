@@ -139,11 +139,12 @@ def inherited(command: Command, unwrapped: Unwrapped, text: str) -> Reason | Non
     return None
 
 
-def consumed(script: Script, findings: list[Finding], text: str) -> Reason | None:
+def consumed(script: Script, findings: list[Finding], text: str, links: frozenset[str] = frozenset()
+             ) -> Reason | None:
     """A command of a script read from standard input, other than the check itself, that may read
-    the rest of the script from there."""
+    the rest of the script from there (``links``: the paths the line made links at before it)."""
     own = [finding.span for finding in findings]
-    for command in readers(script):
+    for command in readers(script, links):
         if not any(command.span.start <= span.start and span.end <= command.span.end for span in own):
             return reason("stdin-script", command.span, "consumed", piece=excerpt(text, command.span))
     return None

@@ -47,6 +47,8 @@ class Written(NamedTuple):
     """Inline code that may write anything (``python -c CODE``)."""
     spelled: bool = False
     """The line names the target, but only run time knows it (``> "$out"``, ``tee "$f"``)."""
+    link: bool = False
+    """The target is a link (``ln``), which may lead anywhere: to ``/dev/stdin`` too."""
 
 
 _TARGETS: dict[str, str] = {
@@ -104,7 +106,8 @@ def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[
     if how == "after-first":
         return [_named(value, span) for value in operands[1:]]
     if how == "copy":
-        return _copied(words, operands, span)
+        found = _copied(words, operands, span)
+        return [write._replace(link=True) for write in found] if name == "ln" else found
     if how == "in-place":
         script = _sed_writes(words)
         if script is not None:
@@ -252,6 +255,12 @@ def _configured(words: tuple[Word, ...]) -> set[str]:
         elif value in CONFIG_OPTIONS and index + 1 < len(words) and words[index + 1].value is not None:
             found.add(_normal(words[index + 1].value or ""))
     return found
+
+
+def linked(writes: list[Written]) -> frozenset[str]:
+    """The paths the line made links at (and their basenames), as paths are compared."""
+    found = {_normal(write.target) for write in writes if write.link and write.target is not None}
+    return frozenset(found | {posixpath.basename(path) for path in found})
 
 
 def startup_written(writes: list[Written]) -> Written | None:

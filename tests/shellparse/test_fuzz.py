@@ -27,7 +27,10 @@ Environment:
     honest refusals) to ``FILE`` as JSON lines;
 ``WITNESS_FUZZ_FINDINGS=FILE``
     append every counter-example to ``FILE`` as a corpus entry (the format of
-    ``corpus/counterexamples.jsonl``).
+    ``corpus/counterexamples.jsonl``);
+``WITNESS_FUZZ_LINES=FILE``
+    append every line drawn to ``FILE`` with its class, bash's label and the verdicts (what another
+    version of the analysis can be compared on: its honest refusals, line by line).
 """
 
 from __future__ import annotations
@@ -88,7 +91,7 @@ def tally_file() -> Iterator[None]:
 
 
 def count(sample: Sample, judgement: Judgement) -> None:
-    """Add one line to its class's tally."""
+    """Add one line to its class's tally (and to ``$WITNESS_FUZZ_LINES``)."""
     counts = TALLY.setdefault(sample.shape, Counter())
     counts["lines"] += 1
     counts["eligible_seed"] += judgement.seed.witness_eligible
@@ -98,7 +101,16 @@ def count(sample: Sample, judgement: Judgement) -> None:
     # A real program has statuses of its own (pytest reports 1 for a failing body's 2): there an
     # honest line is one bash never fakes with.
     carried = judgement.label != "fakes" if sample.shape in REAL_SHAPES else judgement.label == "follows"
-    counts["honest_refused"] += sample.expect != "masked" and carried and not judgement.seed.witness_eligible
+    refused = sample.expect != "masked" and carried and not judgement.seed.witness_eligible
+    counts["honest_refused"] += refused
+    path = os.environ.get("WITNESS_FUZZ_LINES")
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            line = {"shape": sample.shape, "command": sample.command, "program": sample.program,
+                    "expect": sample.expect, "bash": judgement.label, "carried": carried,
+                    "seed": judgement.seed.witness_eligible, "strict": judgement.strict.witness_eligible,
+                    "honest_refused": refused}
+            handle.write(json.dumps(line) + "\n")
 
 
 def entry(sample: Sample, judgement: Judgement) -> dict[str, Any]:
