@@ -10,12 +10,9 @@ for each status of the check (0, 1, 2, and "fail then pass"), and the property i
     check's own status wherever its failure is claimed as the check's, and under ``seed`` a
     reporting pipe's 0 only with the check run exactly once.
 
-A class whose counter-examples the analyzer still accepts is listed in :data:`PENDING`: its
-counter-examples are counted and written out, not failed on, and the recorded ones
-(``corpus/counterexamples.jsonl``) are expected failures; one the analysis gets right fails the
-test until its class leaves :data:`PENDING`, so a fix cannot go unnoticed. Every other class must
-hold: a counter-example fails the test and Hypothesis shrinks it. Emptying :data:`PENDING` turns
-the whole assertion on.
+Every class must hold: a counter-example fails the test, and Hypothesis shrinks it. Each one the
+fuzzer ever found is on record (``corpus/counterexamples.jsonl``) and replayed here, under bash and
+the analysis both.
 
 Environment:
 
@@ -56,11 +53,6 @@ COUNTEREXAMPLES = Path(__file__).resolve().parents[2] / "corpus" / "counterexamp
 CI_EXAMPLES = {"proven": 40, "proven-real": 2, "force-success": 3, "config-created": 3}
 """Lines per class in the suite; every other class draws :data:`CI_DANGER_EXAMPLES`."""
 CI_DANGER_EXAMPLES = 10
-
-PENDING: dict[str, str] = {}
-"""Classes in which the analyzer accepts lines that bash shows are not the check's status, and
-why it does (the positive-proof rewrite of the analysis removes each)."""
-
 
 def examples(shape: str) -> int:
     """Lines to draw for ``shape``: ``WITNESS_FUZZ_EXAMPLES`` or the suite's bound."""
@@ -144,8 +136,6 @@ def described(sample: Sample, judgement: Judgement) -> str:
 @pytest.mark.parametrize("shape", [*FUZZ_SHAPES, *REAL_SHAPES])
 def test_eligible_lines_follow_bash(base: Path, shape: str) -> None:
     """Over generated lines of one class, a witness-eligible verdict (either policy) is never refuted by bash."""
-    pending = shape in PENDING
-
     @settings(max_examples=examples(shape), deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(sample=fuzzed_commands(shape))
     def explore(sample: Sample) -> None:
@@ -153,7 +143,7 @@ def test_eligible_lines_follow_bash(base: Path, shape: str) -> None:
         count(sample, judgement)
         if judgement.refutations:
             record_finding(sample, judgement)
-        assert pending or not judgement.refutations, described(sample, judgement)
+        assert not judgement.refutations, described(sample, judgement)
 
     explore()
 
@@ -188,8 +178,6 @@ def test_the_counterexamples_are_well_formed() -> None:
                                "bash", "program"], found
         assert found["shell"] == "bash" and found["expect"] == "masked" and found["bash"] in ("fakes", "differs")
         assert shape_of(found) in (*FUZZ_SHAPES, *REAL_SHAPES), found
-    # every class still pending has its counter-examples on record
-    assert set(PENDING) <= {shape_of(found) for found in entries}
 
 
 def _ids(found: dict[str, Any]) -> str:
@@ -200,19 +188,11 @@ def _ids(found: dict[str, Any]) -> str:
 @pytest.mark.parametrize("found", recorded(), ids=_ids)
 def test_no_counterexample_refutes_the_analysis(base: Path, found: dict[str, Any]) -> None:
     """bash still does with each recorded counter-example what its label says, and the analysis of it
-    holds against bash under both policies (it refuses the line, or claims only what bash does); in a
-    class still pending, the analysis is expected to fail, and a line it now gets right fails the test
-    until the class leaves :data:`PENDING`."""
+    holds against bash under both policies (it refuses the line, or claims only what bash does)."""
     sample = as_sample(found)
     judgement = judge(sample, run_line(base, sample))
     assert judgement.label == found["bash"], outcome(judgement.observed)
-    shape = shape_of(found)
-    if shape not in PENDING:
-        assert not judgement.refutations, described(sample, judgement)
-    elif judgement.refutations:
-        pytest.xfail(f"still accepted: {PENDING[shape]}")
-    else:
-        pytest.fail(f"the analysis holds now: take {shape!r} out of PENDING ({sample.command!r})")
+    assert not judgement.refutations, described(sample, judgement)
 
 
 # --------------------------------------------------------------------------------------------
