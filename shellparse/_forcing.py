@@ -76,7 +76,7 @@ def forced(family: str, kind: CheckKind, statement: tuple[str, ...], environment
     if rule is None or (rule.kinds and kind not in rule.kinds):
         return None
     found = _in_words(rule, statement[1:])
-    if found is not None:
+    if found is not None or not environment:
         return found
     for assignment in environment:
         name, _, value = assignment.partition("=")
@@ -90,6 +90,8 @@ def forced(family: str, kind: CheckKind, statement: tuple[str, ...], environment
 
 def _in_words(rule: Forcing, words: tuple[str, ...]) -> str | None:
     for index, word in enumerate(words):
+        if word[:1] != "-":
+            continue  # only an option forces success (a value is read with its option)
         if word == "--":
             return None
         option, equals, value = word.partition("=")
@@ -99,7 +101,8 @@ def _in_words(rule: Forcing, words: tuple[str, ...]) -> str | None:
             return f"{word} {words[index + 1]}"
         if rule.letters and word[:1] == "-" and word[1:2] != "-" and _cluster_forces(rule, word[1:]):
             return word
-        if rule.overrides and _overridden(rule, word, words[index + 1] if index + 1 < len(words) else ""):
+        if rule.overrides and word.startswith(rule.overrides) and _overridden(
+                rule, word, words[index + 1] if index + 1 < len(words) else ""):
             return word
     return None
 

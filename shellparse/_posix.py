@@ -63,6 +63,8 @@ _BASH_QUOTE = lazy(r"\$['\"]|\$\[")
 """``$'…'``, ``$"…"`` and ``$[…]``: a literal ``$`` to dash."""
 _ASSIGNMENT = lazy(r"[A-Za-z_]\w*(?:\+=|\[|=\()")
 """``x+=1``, ``a[0]=1``, ``a=(1 2)``: commands or syntax errors to dash."""
+_NUMBERS = frozenset({"$!", "${!}", "$?", "${?}", "$$", "${$}", "$#", "${#}"})
+"""Special parameters that hold a number, never an option (``wait $!``)."""
 _QUOTED = lazy(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"|\$\{[^}]*\}")
 _BRACES = lazy(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
 """Brace expansion, which dash leaves as it is written."""
@@ -160,8 +162,9 @@ def _options_problem(name: str, args: tuple[Word, ...]) -> bool:
     index = 0
     while index < len(values):
         value = values[index]
-        if value is None:  # an operand when it starts with a name or a path, else maybe an option
-            return not (args[index].text[:1].isalnum() or args[index].text[:1] in "_./~")
+        if value is None:  # an operand when it starts with a name or a path, or is a number, else maybe an option
+            text = args[index].text.strip('"')
+            return not (text[:1].isalnum() or text[:1] in "_./~" or text in _NUMBERS)
         if value in ("--", "-") or value[:1] not in "-+" or len(value) == 1:
             return False  # operands from here
         index += 1
