@@ -157,7 +157,7 @@ class _Converter:
             # bash does not treat a carriage return as blank: `npm test\r` runs the script "test\r"
             # (a command line with Windows line endings). tree-sitter does.
             value += "\r"
-        return _new(Word, (text, value, self.byte_span(start, end)))
+        return _new(Word, (text, value, _new(Span, (start, end)) if self.identity else self.byte_span(start, end)))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
         """Add every substitution inside ``node`` to ``opaque``, with its body parsed."""
@@ -183,7 +183,9 @@ class _Converter:
 
     def program(self, root: Any) -> Script:
         script = self.script(root.children)
-        if self.problem is None and _CONTROL.search(self.data) is not None:
+        data = self.data
+        if self.problem is None and (b"\r" in data or b"\x0b" in data or b"\x0c" in data) \
+                and _CONTROL.search(data) is not None:
             self.problem = self.control_problem(root)
         if root.has_error:
             message, span = self.first_error(root)
