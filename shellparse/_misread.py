@@ -73,10 +73,10 @@ def _may_misread(data: bytes) -> bool:
     """Whether ``data`` holds one of the shapes (:data:`_CANDIDATES`), each looked for only where the
     bytes it needs are there (the newline the parse may add after the text starts none of them)."""
     candidates = _candidates()
-    if b"{" in data or b"!" in data:
-        if (b"time" in data or (b"!" in data and b"{" in data)) and (
-                candidates[0].search(data) or candidates[1].search(data)):
-            return True
+    brace, bang = b"{" in data, b"!" in data
+    if (brace or bang) and (b"time" in data or (bang and brace)) and (
+            candidates[0].search(data) or candidates[1].search(data)):
+        return True
     return b"\\" in data and data.find(b"\n", 0, len(data) - 1) >= 0 and (
         candidates[2].search(data) is not None or candidates[3].search(data) is not None)
 

@@ -1,0 +1,58 @@
+"""A command line of plain words is read without the grammar, into the model the grammar gives."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shellparse._bash import parse_tree
+from shellparse._offsets import IDENTITY, OffsetMap
+from shellparse._plain import plain_script
+
+_WORDS = st.sampled_from(["pytest", "-q", "tests/unit", "CI=1", "A_B=x=y", "x+=1", "--tb=short", "a#b", "#c",
+                          "time", "if", "done", "!", "{", "}", "-", "--", ".", "..", "@x", "%1", "a,b", "1", "0x",
+                          "=", "=a", "a=", "_=", "tests/test_a.py::test_b", "x:y", "'q'", "$x", "*.py", "~/a",
+                          "a\\b", "é", "a;b", "2>&1", "coproc", "[[", "function", "x#", "a=#", "-#", "1#2", "a.b#",
+                          "a@b", "a%b", "a:", ":a"])
+_BLANKS = st.sampled_from([" ", "  ", "\t", " \t "])
+
+
+@st.composite
+def _lines(draw: st.DrawFn) -> str:
+    words = draw(st.lists(_WORDS, min_size=1, max_size=6))
+    text = draw(st.sampled_from(["", " ", "\t"]))
+    for index, word in enumerate(words):
+        text += (draw(_BLANKS) if index else "") + word
+    return text + draw(st.sampled_from(["", " ", "\t"]))
+
+
+@settings(max_examples=500)
+@given(_lines())
+def test_plain_words_read_as_the_grammar_reads_them(text: str) -> None:
+    """Where the plain reading applies, it gives exactly the grammar's model; where it does not
+    (quotes, expansions, reserved words, `#` starting a word …), it declines."""
+    data = text.encode("utf-8")
+    plain = plain_script(text, IDENTITY) if len(data) == len(text) else None
+    if plain is not None:
+        assert plain == parse_tree(text, IDENTITY, 0, data)
+
+
+@settings(max_examples=300)
+@given(_lines())
+def test_plain_words_in_a_command_string_keep_their_outer_places(text: str) -> None:
+    """In a command string (`bash -c '…'`), the plain reading maps every span as the grammar's does."""
+    data = text.encode("utf-8")
+    if len(data) != len(text):
+        return
+    offsets = OffsetMap(text, data, outer=[10 + 2 * index for index in range(len(text) + 1)])
+    plain = plain_script(text, offsets)
+    if plain is not None:
+        assert plain == parse_tree(text, offsets, 0, data)
+
+
+def test_the_plain_reading_declines_what_it_does_not_know() -> None:
+    """Reserved words, quotes, expansions, a `#` starting a word and operators go to the grammar."""
+    for text in ("time pytest", "if true", "pytest 'a b'", "pytest $X", "pytest #c", "a; b", "a | b", "! pytest",
+                 "pytest\n", "", "   "):
+        assert plain_script(text, IDENTITY) is None, text
+    assert plain_script("CI=1 pytest -q a#b", IDENTITY) is not None
