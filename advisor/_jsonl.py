@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,12 +33,17 @@ def append_line(path: Path, record: dict[str, Any]) -> None:
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist."""
+    """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist or is not
+    a regular file (a pipe would wait for a writer, a device never end)."""
     try:
-        handle = path.open("rb")
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return
+    handle = os.fdopen(descriptor, "rb")
     with handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return
+        os.set_blocking(descriptor, True)
         for number, raw in enumerate(handle, start=1):
             if raw.strip():
                 yield number, raw

@@ -7,7 +7,6 @@ is needed (``--dry-run`` calls no model; piped output never loads rich).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -23,12 +22,14 @@ from advisor.consult import (
     investigation_tools,
     load_consult_settings,
 )
-from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger, redact
+from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger
 from advisor.models import load_model_config, make_model
 from obligations import Event, ToolCompleted, ToolDispatched
+from shellparse import printable
 
 from ._consult_output import print_request, print_result
 from ._exits import ExitCode
+from ._output import json_text
 
 if TYPE_CHECKING:
     import click
@@ -105,7 +106,7 @@ async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: L
     config = load_model_config(flags)
     model = make_model(config)
     try:
-        investigation = Investigation(workspace, expand=ledger.expand, settings=settings, redact=redact)
+        investigation = Investigation(workspace, expand=ledger.expand, settings=settings)
         return await consult(compiled.prompt, model, investigation=investigation, settings=settings,
                              prices=config.prices, log=ConsultationLog())
     finally:
@@ -128,7 +129,7 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     try:
         ledger, compiled, recorded = compile_ledger(options, settings)
     except UsageProblem as problem:
-        err.write(f"witness consult: {problem}\n")
+        err.write(printable(f"witness consult: {problem}\n"))
         return ExitCode.USAGE
     if options.dry_run:
         print_request(compiled, out, as_json=options.as_json)
@@ -143,11 +144,14 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
         return ExitCode.FINDINGS
     result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded)))
     if options.as_json:
-        out.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
+        out.write(json_text(result.model_dump(mode="json")) + "\n")
     else:
         print_result(result, out, err)
     if result.advice is None and not options.as_json:
-        err.write(f"witness consult: {result.notice()}\n")
+        err.write(printable(f"witness consult: {result.notice()}\n"))
+    if result.log_error is not None:
+        err.write(printable(f"witness consult: warning: the consultation could not be written to the log "
+                            f"({result.log_error}); the advice above is not in `witness log`\n"))
     return exit_status(result)
 
 

@@ -53,7 +53,9 @@ def exit_code_for(error: BaseException, err: TextIO) -> int:
             err.write("witness: aborted\n")
             return ExitCode.FINDINGS
     if _raised_on_purpose(error):
-        err.write(f"witness: {error}\n")
+        from shellparse import printable  # an error may name a path, or quote what a model answered
+
+        err.write(printable(f"witness: {error}\n"))
         return ExitCode.USAGE
     raise error
 

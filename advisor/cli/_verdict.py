@@ -34,7 +34,8 @@ def render(analysis: Analysis, *, explain: bool = False, color: bool = False) ->
         validation = analysis.validation
         if validation is not None:
             lines.append(f"  check: {validation.kind} · {validation.family} · {printable(validation.statement)}")
-            lines.append(f"  directory: {validation.directory or '(where the command starts)'} · key {validation.key}")
+            where = printable(validation.directory) if validation.directory else "(where the command starts)"
+            lines.append(f"  directory: {where} · key {printable(validation.key)}")
             if validation.identity != validation.statement:
                 lines.append(f"  same check as: {printable(validation.identity)}")
         others = [check for check in analysis.checks if check.validation != validation]
