@@ -1,4 +1,4 @@
-"""A command line of plain words is read without the grammar, into the model the grammar gives."""
+"""A command line of plain words and operators is read without the grammar, into the model the grammar gives."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from shellparse._bash import parse_tree
 from shellparse._offsets import IDENTITY, OffsetMap
 from shellparse._plain import plain_script
+from tests.shellparse.corpus_file import commands
 
 _WORDS = st.sampled_from(["pytest", "-q", "tests/unit", "CI=1", "A_B=x=y", "x+=1", "--tb=short", "a#b", "#c",
                           "time", "if", "done", "!", "{", "}", "-", "--", ".", "..", "@x", "%1", "a,b", "1", "0x",
@@ -15,14 +16,15 @@ _WORDS = st.sampled_from(["pytest", "-q", "tests/unit", "CI=1", "A_B=x=y", "x+=1
                           "a\\b", "é", "a;b", "2>&1", "coproc", "[[", "function", "x#", "a=#", "-#", "1#2", "a.b#",
                           "a@b", "a%b", "a:", ":a"])
 _BLANKS = st.sampled_from([" ", "  ", "\t", " \t "])
+_OPERATORS = st.sampled_from([" && ", "&&", " || ", "||", "; ", ";", " | ", "|", " ;", " & ", "&", ";;", "\n", " |& "])
 
 
 @st.composite
 def _lines(draw: st.DrawFn) -> str:
-    words = draw(st.lists(_WORDS, min_size=1, max_size=6))
+    words = draw(st.lists(_WORDS, min_size=1, max_size=8))
     text = draw(st.sampled_from(["", " ", "\t"]))
     for index, word in enumerate(words):
-        text += (draw(_BLANKS) if index else "") + word
+        text += (draw(_BLANKS | _OPERATORS) if index else "") + word
     return text + draw(st.sampled_from(["", " ", "\t"]))
 
 
@@ -52,7 +54,20 @@ def test_plain_words_in_a_command_string_keep_their_outer_places(text: str) -> N
 
 def test_the_plain_reading_declines_what_it_does_not_know() -> None:
     """Reserved words, quotes, expansions, a `#` starting a word and operators go to the grammar."""
-    for text in ("time pytest", "if true", "pytest 'a b'", "pytest $X", "pytest #c", "a; b", "a | b", "! pytest",
-                 "pytest\n", "", "   "):
+    for text in ("time pytest", "if true", "pytest 'a b'", "pytest $X", "pytest #c", "a & b", "a |& b", "! pytest",
+                 "pytest\n", "", "   ", "a;", "a && if true", "a ;; b"):
         assert plain_script(text, IDENTITY) is None, text
     assert plain_script("CI=1 pytest -q a#b", IDENTITY) is not None
+    assert plain_script("cd api && npm test | tail -20; echo ok || true", IDENTITY) is not None
+
+
+def test_every_plain_corpus_command_reads_as_the_grammar_reads_it() -> None:
+    """Each bash command of the corpus the plain reading takes (most of them) gets the grammar's model."""
+    taken = 0
+    for text in commands("bash"):
+        data = text.encode("utf-8", "surrogatepass")
+        plain = plain_script(text, IDENTITY) if len(data) == len(text) else None
+        if plain is not None:
+            taken += 1
+            assert plain == parse_tree(text, IDENTITY, 0, data), text
+    assert taken >= 500
