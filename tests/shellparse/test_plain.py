@@ -14,7 +14,9 @@ _WORDS = st.sampled_from(["pytest", "-q", "tests/unit", "CI=1", "A_B=x=y", "x+=1
                           "time", "if", "done", "!", "{", "}", "-", "--", ".", "..", "@x", "%1", "a,b", "1", "0x",
                           "=", "=a", "a=", "_=", "tests/test_a.py::test_b", "x:y", "'q'", "$x", "*.py", "~/a",
                           "a\\b", "é", "a;b", "2>&1", "coproc", "[[", "function", "x#", "a=#", "-#", "1#2", "a.b#",
-                          "a@b", "a%b", "a:", ":a"])
+                          "a@b", "a%b", "a:", ":a", "2>&1", ">f", "> out.log", "2>/dev/null",
+                          "&>f", "&>> f", ">>f", "<input.txt", "0<f", "0>f", "10>f", "1>&2", ">&2", "2>&-", "<&3",
+                          "<<EOF", "<>f", ">|f", "2> f#x", ">a=b", ">x:y"])
 _BLANKS = st.sampled_from([" ", "  ", "\t", " \t "])
 _OPERATORS = st.sampled_from([" && ", "&&", " || ", "||", "; ", ";", " | ", "|", " ;", " & ", "&", ";;", "\n", " |& "])
 
@@ -59,6 +61,9 @@ def test_the_plain_reading_declines_what_it_does_not_know() -> None:
         assert plain_script(text, IDENTITY) is None, text
     assert plain_script("CI=1 pytest -q a#b", IDENTITY) is not None
     assert plain_script("cd api && npm test | tail -20; echo ok || true", IDENTITY) is not None
+    assert plain_script("npm test 2>&1 | tail -20 && pytest -q > out.log", IDENTITY) is not None
+    for text in ("a 2>&-", "a 0<f", "a > f b", "> f", "a <<EOF", "a >| f", "a <&3"):
+        assert plain_script(text, IDENTITY) is None, text
 
 
 def test_every_plain_corpus_command_reads_as_the_grammar_reads_it() -> None:
