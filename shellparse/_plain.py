@@ -16,8 +16,6 @@ reserves (``time``, ``if``, ``!`` …).
 
 from __future__ import annotations
 
-from re import Match
-
 from ._builtins import KEYWORDS
 from ._flat import OperatorToken, Token, Unit, lone, regroup
 from ._model import Command, Redirect, Script, Span, Word
@@ -50,72 +48,52 @@ def plain_script(text: str, offsets: OffsetMap) -> Script | None:
     ``|`` (see the module docstring), its spans mapped through ``offsets``; ``None`` for any other text."""
     if _PLAIN_LINE.fullmatch(text) is None:
         return None
-    reader = _Reader(offsets)
-    try:
-        for found in _TOKEN.finditer(text):
-            reader.read(found)
-        reader.end_command()
-    except _Decline:
-        return None
-    items = reader.items
-    if len(items) == 1:
-        return lone(items[0].command)  # type: ignore[union-attr]
-    return regroup(items)
-
-
-class _Reader:
-    """The flat stream of commands and operators of a plain line, token by token."""
-
-    def __init__(self, offsets: OffsetMap) -> None:
-        self.offsets = offsets
-        self.identity = offsets.identity
-        self.items: list[Token] = []
-        self.words: list[Word] = []
-        self.assignments: list[Word] = []
-        self.redirects: list[Redirect] = []
-        self.trailing = False
-        """A redirect came after the command's words (the grammar then ends the command at the redirect)."""
-
-    def span(self, start: int, end: int) -> Span:
-        return _new(Span, (start, end)) if self.identity else self.offsets.span(start, end)
-
-    def read(self, found: Match[str]) -> None:
+    span = _new_span if offsets.identity else offsets.span
+    items: list[Token] = []
+    words: list[Word] = []
+    assignments: list[Word] = []
+    redirects: list[Redirect] = []
+    start = -1  # where the command being read starts
+    end = 0  # where its last word or redirect ends
+    trailing = False  # a redirect came after its words (the grammar then ends the command there)
+    for found in _TOKEN.finditer(text):
+        operator, fd, op, target = found.groups()
         token = found.group()
-        if found.group(1) is not None:  # an operator: the command before it is complete
-            self.end_command()
-            self.items.append(_new(OperatorToken, (token, self.span(*found.span()))))
-        elif found.group(3) is not None:
-            self.redirect(found)
-        elif token in KEYWORDS:
-            raise _Decline  # `time`, `if` …: the grammar's to read
-        elif not self.words and "=" in token:
+        if operator is not None:  # the command before it is complete
+            if not words:
+                return None  # assignments or redirects alone: the grammar's readings
+            items.append(_command(words, assignments, redirects, span(start, end)))
+            items.append(_new(OperatorToken, (token, span(*found.span()))))
+            words, assignments, redirects, start, trailing = [], [], [], -1, False
+            continue
+        if start < 0:
+            start = found.start()
+        end = found.end()
+        if op is not None:
+            if (op == ">&" and target[0] == "-") or (fd is not None and fd[0] == "0"):
+                return None  # `2>&-` (the grammar's own operator), `0>f` (to the grammar, a word `0` and `>f`)
+            word = _new(Word, (target, target, span(found.start(4), end)))
+            redirects.append(_new(Redirect, (op, fd, word, span(found.start(), end), None)))
+            trailing = bool(words)
+        elif token in KEYWORDS or trailing:
+            return None  # `time`, `if` …, `echo a > f b` (the grammar's span ends at the redirect)
+        elif not words and "=" in token:
             if _ASSIGNMENT.match(token) is None or token.startswith(("_=", "_+=")) or token[-1] == "=":
-                raise _Decline  # `--tb=x`, `_=x`, `a=||b` first: the grammar's own readings, which it decides
-            self.assignments.append(_new(Word, (token, token, self.span(*found.span()))))
+                return None  # `--tb=x`, `_=x`, `a=||b` first: the grammar's own readings, which it decides
+            assignments.append(_new(Word, (token, token, span(found.start(), end))))
         else:
-            if not self.words and _NAME.fullmatch(token) is None:
-                raise _Decline  # the grammar's errors on `a#b`, `CI=1 x:y` first: kept, fail-closed
-            if self.trailing:
-                raise _Decline  # `echo a > f b`: the grammar's span ends at the redirect
-            self.words.append(_new(Word, (token, token, self.span(*found.span()))))
+            if not words and _NAME.fullmatch(token) is None:
+                return None  # the grammar's errors on `a#b`, `CI=1 x:y` first: kept, fail-closed
+            words.append(_new(Word, (token, token, span(found.start(), end))))
+    if not words:
+        return None
+    command = _command(words, assignments, redirects, span(start, end))
+    return lone(command.command) if not items else regroup([*items, command])
 
-    def redirect(self, found: Match[str]) -> None:
-        fd, op, target = found.group(2, 3, 4)
-        if op == ">&" and target[0] == "-":
-            raise _Decline  # `2>&-` closes the descriptor: the grammar's own operator
-        if fd is not None and fd[0] == "0":
-            raise _Decline  # the grammar reads `0>f` as a word `0` and `>f` (bash: descriptor 0)
-        self.trailing = bool(self.words)
-        word = _new(Word, (target, target, self.span(found.start(4), found.end(4))))
-        self.redirects.append(_new(Redirect, (op, fd, word, self.span(*found.span()), None)))
 
-    def end_command(self) -> None:
-        words, assignments, redirects = self.words, self.assignments, self.redirects
-        if not words:
-            raise _Decline  # assignments or redirects alone: the grammar's readings
-        spans: list[Span] = [word.span for word in (*assignments, *words)]
-        spans.extend(redirect.span for redirect in redirects)
-        span = _new(Span, (min(s.start for s in spans), max(s.end for s in spans)))
-        self.items.append(Unit(_new(Command, ("simple", tuple(words), tuple(assignments), tuple(redirects), (), None,
-                                              span, False))))
-        self.words, self.assignments, self.redirects, self.trailing = [], [], [], False
+def _new_span(start: int, end: int) -> Span:
+    return _new(Span, (start, end))
+
+
+def _command(words: list[Word], assignments: list[Word], redirects: list[Redirect], span: Span) -> Unit:
+    return Unit(_new(Command, ("simple", tuple(words), tuple(assignments), tuple(redirects), (), None, span, False)))
