@@ -29,18 +29,25 @@ The judge holds a verdict to bash, per policy, with the policy's meaning of ``wi
   policy accepts), so only a run that exits 0 without the check having run exactly once refutes
   it — or, for a real program, one in which the program itself exited 0 without its body passing
   (``pytest --co | tee log``: the pipe hides nothing there, the program claims a pass).
+
+Run as a script on the tallies the fuzzer wrote (``WITNESS_FUZZ_TALLY``), it prints them per class,
+runs of the same class added up::
+
+    .venv/bin/python -m tests.shellparse.fuzz_sandbox tally.jsonl
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import shlex
 import shutil
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -184,3 +191,36 @@ def outcome(observed: Observed) -> str:
     return "; ".join(_told(run, own) for run, own in zip(observed.runs, observed.own, strict=True))
 
 
+
+
+TALLY_COLUMNS = ("lines", "eligible_seed", "eligible_strict", "bash_follows", "bash_fakes", "bash_differs",
+                 "counterexamples", "honest_refused")
+"""The columns of a class's tally, as the fuzzer counts them (``count`` in test_fuzz.py)."""
+
+
+def tally_table(rows: list[dict[str, Any]]) -> str:
+    """The fuzzer's tallies, one line per class (runs of a class added up) and a total."""
+    by: dict[str, Counter[str]] = {}
+    for row in rows:
+        counts = by.setdefault(str(row["shape"]), Counter())
+        counts.update({key: int(value) for key, value in row.items() if key != "shape"})
+    total: Counter[str] = Counter()
+    lines = [f"{'class':<22}" + "".join(f"{column:>17}" for column in TALLY_COLUMNS)]
+    for shape, counts in sorted(by.items()):
+        total.update(counts)
+        lines.append(f"{shape:<22}" + "".join(f"{counts[column]:>17}" for column in TALLY_COLUMNS))
+    lines.append(f"{'total':<22}" + "".join(f"{total[column]:>17}" for column in TALLY_COLUMNS))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Print the differential fuzzer's tallies per class.")
+    parser.add_argument("tally", help="the file WITNESS_FUZZ_TALLY named")
+    options = parser.parse_args()
+    with open(options.tally, encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    sys.stdout.write(tally_table(rows) + "\n")
+
+
+if __name__ == "__main__":
+    main()
