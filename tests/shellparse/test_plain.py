@@ -16,7 +16,9 @@ _WORDS = st.sampled_from(["pytest", "-q", "tests/unit", "CI=1", "A_B=x=y", "x+=1
                           "a\\b", "é", "a;b", "2>&1", "coproc", "[[", "function", "x#", "a=#", "-#", "1#2", "a.b#",
                           "a@b", "a%b", "a:", ":a", "2>&1", ">f", "> out.log", "2>/dev/null",
                           "&>f", "&>> f", ">>f", "<input.txt", "0<f", "0>f", "10>f", "1>&2", ">&2", "2>&-", "<&3",
-                          "<<EOF", "<>f", ">|f", "2> f#x", ">a=b", ">x:y"])
+                          "<<EOF", "<>f", ">|f", "2> f#x", ">a=b", ">x:y", "'a b'", "'#'", "a'b c'd", "''",
+                          "'x'y", "'$x'", "'\"'", "A='x y'", "'A'=1", "'a;b && c'", "'if'", "'a'#", "#'a'", "'\\'",
+                          "> 'out log'", "x'", "'~/a'", "'*.py'", "'{a,b}'", "2&>f", "- 2>&1"])
 _BLANKS = st.sampled_from([" ", "  ", "\t", " \t "])
 _OPERATORS = st.sampled_from([" && ", "&&", " || ", "||", "; ", ";", " | ", "|", " ;", " & ", "&", ";;", "\n", " |& "])
 
@@ -30,8 +32,27 @@ def _lines(draw: st.DrawFn) -> str:
     return text + draw(st.sampled_from(["", " ", "\t"]))
 
 
+_NAMES = st.sampled_from(["pytest", "a", "npm", "CI=1 a", "A='x y' b", ">f a", "2>&1 a", "1", "x.y", "./t"])
+_ARGUMENTS = st.sampled_from(["-q", "tests/unit", "x+=1", "--tb=short", "a#b", "1", "-", "--", "x:y", "2>&1", ">f",
+                              "> out.log", "&>f", ">>f", "<input.txt", "1>&2", ">&2", "2> f#x", "'a b'", "'#'",
+                              "a'b c'd", "''", "'$x'", "'a;b && c'", "'if'", "-k 'a or b'", "a='b'c", ">'f'", "'1'>f",
+                              "2>'&1'", "'2'>&1", "' '", "10>f", "3<f", "&>>f", "=", "@", "%", "9", "2&>f", "0>f"])
+_JOINS = st.sampled_from([" && ", "&&", " || ", "; ", ";", " | ", "|", " ;"])
+
+
+@st.composite
+def _commands(draw: st.DrawFn) -> str:
+    """Lines that start each command with a name, so that most are plain (``_lines`` mostly declines)."""
+    text = ""
+    for index in range(draw(st.integers(1, 3))):
+        text += (draw(_JOINS) if index else "") + draw(_NAMES)
+        for argument in draw(st.lists(_ARGUMENTS, max_size=4)):
+            text += draw(_BLANKS) + argument
+    return text
+
+
 @settings(max_examples=500)
-@given(_lines())
+@given(_lines() | _commands())
 def test_plain_words_read_as_the_grammar_reads_them(text: str) -> None:
     """Where the plain reading applies, it gives exactly the grammar's model; where it does not
     (quotes, expansions, reserved words, `#` starting a word …), it declines."""
@@ -42,7 +63,7 @@ def test_plain_words_read_as_the_grammar_reads_them(text: str) -> None:
 
 
 @settings(max_examples=300)
-@given(_lines())
+@given(_lines() | _commands())
 def test_plain_words_in_a_command_string_keep_their_outer_places(text: str) -> None:
     """In a command string (`bash -c '…'`), the plain reading maps every span as the grammar's does."""
     data = text.encode("utf-8")
@@ -55,13 +76,14 @@ def test_plain_words_in_a_command_string_keep_their_outer_places(text: str) -> N
 
 
 def test_the_plain_reading_declines_what_it_does_not_know() -> None:
-    """Reserved words, quotes, expansions, a `#` starting a word and operators go to the grammar."""
-    for text in ("time pytest", "if true", "pytest 'a b'", "pytest $X", "pytest #c", "a & b", "a |& b", "! pytest",
-                 "pytest\n", "", "   ", "a;", "a && if true", "a ;; b"):
+    """Reserved words, double quotes, expansions, a `#` starting a word and operators go to the grammar."""
+    for text in ("time pytest", "if true", 'pytest "a b"', "pytest $X", "pytest 'a\nb'", "pytest #c", "a & b",
+                 "a |& b", "! pytest", "pytest\n", "", "   ", "a;", "a && if true", "a ;; b"):
         assert plain_script(text, IDENTITY) is None, text
     assert plain_script("CI=1 pytest -q a#b", IDENTITY) is not None
     assert plain_script("cd api && npm test | tail -20; echo ok || true", IDENTITY) is not None
     assert plain_script("npm test 2>&1 | tail -20 && pytest -q > out.log", IDENTITY) is not None
+    assert plain_script("git commit -m 'fix: a; b' && pytest -k 'a or b'", IDENTITY) is not None
     for text in ("a 2>&-", "a 0<f", "a > f b", "> f", "a <<EOF", "a >| f", "a <&3"):
         assert plain_script(text, IDENTITY) is None, text
 
