@@ -5,8 +5,8 @@ A parse may be of the user's text itself or of a string nested inside it (``bash
 of the *outermost* text, so a caret can be drawn under it.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: Frame's fields are annotated with the types themselves
+# (a NamedTuple's string annotation is compiled as the class is made, a cost on every `witness check`).
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
