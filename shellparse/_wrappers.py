@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 from ._builtins import BASH_BUILTINS
 from ._model import Span, Word
 from ._patterns import lazy
-from ._quoting import bash_unquote, pwsh_unquote
+from ._quoting import bash_unquote, one_field, pwsh_unquote
 from ._shells import PLAIN, SOME_SHELL, ShellOptions, invocation
 
 
@@ -430,9 +430,13 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
         name, attached = _option(word)
         if word.value is None:
             if wrapper.assignments and _ASSIGNMENT_TEXT.match(word.text):
+                if not one_field(word.text):  # `env PATH=$X cmd`: a value with spaces adds words
+                    notes.unproven = notes.unproven or word.span
                 context.append(word.text)  # `env PATH="$PATH" cmd`: an assignment whatever its value
                 index += 1
                 continue
+            if operands_left or wrapper.string_only:
+                notes.unproven = notes.unproven or word.span  # `timeout $T cmd`: it may be options
             break
         if name == "--":
             index += 1
@@ -455,6 +459,9 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
             takes_value = name in wrapper.value_options and attached is None
             value_word = _value_word(argv, index, attached) if takes_value or attached is not None else None
             _valued(wrapper, name, value_word, notes)
+            if value_word is not None and value_word.value is None and (not one_field(value_word.text) or any(
+                    name == option for option, _ in wrapper.forcing_values)):
+                notes.unproven = notes.unproven or value_word.span  # `nice -n $N`: `N='0 true'` adds a command
             if name in wrapper.identity_options:
                 setting = name if value_word is None else f"{name}={value_word.value or value_word.text}"
                 context.append(f"{wrapper.names[0]}:{setting}")
