@@ -52,12 +52,13 @@ from pathlib import Path
 from typing import Any
 
 from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, ConsultSettings, investigation_tools
-from advisor.ledger import Ledger, SessionAgent, redact
+from advisor.ledger import Ledger, redact
 from obligations import (
     AssistantMessage,
     Compaction,
     Event,
     HostMessage,
+    SessionAgent,
     ToolCompleted,
     ToolDispatched,
     UserMessage,

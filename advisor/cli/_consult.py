@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -22,9 +21,9 @@ from advisor.consult import (
     investigation_tools,
     load_consult_settings,
 )
-from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger
+from advisor.ledger import Compiled, Ledger, read_ledger
 from advisor.models import load_model_config, make_model
-from obligations import Event, ToolCompleted, ToolDispatched
+from obligations import NoSuchCall, until_call
 from shellparse import printable
 
 from ._consult_output import print_request, print_result
@@ -60,33 +59,9 @@ class ConsultOptions:
     as_json: bool = False
 
 
-class UsageProblem(Exception):
-    """A problem with the command line itself (reported with exit status 2)."""
-
-
-def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
-    """The events up to the result of the session's ``upto``-th tool call (the session's own agent's
-    calls; sub-agents' are not counted); all of them without ``upto``."""
-    own = SessionAgent()
-    count = 0
-    target: str | None = None
-    for event in events:
-        yield event
-        if not own.owns(event) or upto is None:
-            continue
-        if isinstance(event, ToolDispatched) and target is None:
-            count += 1
-            if count == upto:
-                target = event.call_id
-        elif isinstance(event, ToolCompleted) and event.call_id == target:
-            return
-    if upto is not None and count < upto:
-        raise UsageProblem(f"--upto {upto}: the session has only {count} tool call(s)")
-
-
 def compile_ledger(options: ConsultOptions, settings: ConsultSettings) -> tuple[Ledger, Compiled, str | None]:
     """The session's ledger, the request it compiles to, and the session's recorded working directory."""
-    read = read_ledger(options.transcript, select=lambda events: upto_call(events, options.upto))
+    read = read_ledger(options.transcript, select=lambda events: until_call(events, options.upto))
     compiled = read.ledger.compile(question=options.question, tools=investigation_tools(settings))
     return read.ledger, compiled, read.report.cwd
 
@@ -128,8 +103,8 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     settings = load_consult_settings()
     try:
         ledger, compiled, recorded = compile_ledger(options, settings)
-    except UsageProblem as problem:
-        err.write(printable(f"witness consult: {problem}\n"))
+    except NoSuchCall as problem:
+        err.write(printable(f"witness consult: --upto {options.upto}: {problem}\n"))
         return ExitCode.USAGE
     if options.dry_run:
         print_request(compiled, out, as_json=options.as_json)

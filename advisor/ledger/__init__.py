@@ -32,7 +32,6 @@ output shows a failure: === 1 failed, 2 passed in 0.12s ===
 'read({"path":"app.py"})\\n→ ok (exit 0):\\nx = 1'
 
 :func:`read_ledger` compiles a transcript file (any host's) into a :class:`TranscriptLedger`.
-:class:`SessionAgent` says which events are the session's own agent's (the one shown);
 :class:`LedgerSettings` are its limits (``[ledger]`` in ``config.toml``, :func:`load_ledger_settings`);
 :class:`Compiled` is a request with how it was fitted to the token budget. The building blocks —
 :func:`card`, :func:`verbatim`, :func:`primary_argument`, :func:`edit_shape`, :func:`size`,
@@ -44,7 +43,6 @@ The public API is this module's ``__all__``.
 
 from obligations import redact
 
-from ._agent import SessionAgent
 from ._arguments import edit_shape, primary_argument
 from ._cards import card, size, verbatim
 from ._catalogue import catalogue_message, first_sentence
@@ -58,7 +56,6 @@ __all__ = [
     "Compiled",
     "Ledger",
     "LedgerSettings",
-    "SessionAgent",
     "TranscriptLedger",
     "advice_in_feedback",
     "card",

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 
 from advisor.consult import PromptMessage
 from advisor.models import AssistantMessage, UserMessage
-from shellparse import Policy
 
 from ._cards import clean_verbatim
 from ._log import JOIN, Block, Log, join_blocks
@@ -78,7 +77,6 @@ class Draft:
     question: str | None = None
     closing: str = ""
     """The open obligations and the closing instruction."""
-    policy: Policy = "seed"
     investigation: bool = True
     """Whether the advisor has the investigation tools the request may point to."""
 
@@ -102,8 +100,8 @@ def _tail_parts(draft: Draft, cap: int) -> list[str]:
     parts = []
     for block in draft.open.blocks[draft.tail_start:]:
         if block.round is not None and block.kind == "round":
-            parts.append(clean_verbatim(block.handle, block.round.call, block.round.result, limit=cap,
-                                        policy=draft.policy, expand=draft.investigation))
+            parts.append(clean_verbatim(block.handle, block.round.call, block.round.result, block.round.record,
+                                        limit=cap, expand=draft.investigation))
         else:
             parts.append(block.text)
     return parts

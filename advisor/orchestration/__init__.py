@@ -21,6 +21,7 @@ from advisor.orchestration._coverage import (
     Mode,
     covers,
 )
+from advisor.orchestration._feed import feed_session
 from advisor.orchestration._host import AdvisorHost, AgentView, ToolAdmission
 from advisor.orchestration._lease import Lease
 from advisor.orchestration._limiter import BudgetRefused, LimiterStats, Reservation, TaskLimiter
@@ -35,7 +36,6 @@ from advisor.orchestration._permissions import (
 )
 from advisor.orchestration._pinning import Pin
 from advisor.orchestration._policy_records import PolicyRecord, read_policy
-from advisor.orchestration._replay import replay
 from advisor.orchestration._report import AdvisorReport
 from advisor.orchestration._run_records import Continuable, PolicyRow, RunLog, RunRecord
 from advisor.orchestration._settings import HostSettings
@@ -122,11 +122,11 @@ __all__ = [
     "covered",
     "covers",
     "effective_root_policy",
+    "feed_session",
     "fit_packet",
     "fit_verdict",
     "packet_bytes",
     "read_policy",
-    "replay",
     "resolve_wait",
     "tool_class",
 ]

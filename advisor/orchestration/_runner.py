@@ -224,19 +224,16 @@ class Runner:
     def _packet(self, request: TurnRequest, agent: AgentRecord) -> FittedPacket:
         state = self.state
         activity = state.agent_activity(agent.id)
-        obligations: list[dict[str, Any]] = []
-        if agent.role == "root":
-            obligations = [{"id": item.id, "check": item.check, "state": item.state, "summary": item.summary,
-                            "failures": item.repeat_count} for item in state.tracker.open_items(agent.id)]
-        criteria = list(request.criteria) + [f"`{o['check']}` passes on a genuine re-run (obligation {o['id']})"
-                                             for o in obligations if o.get("check")]
+        obligations = state.tracker.report(agent.id) if agent.role == "root" else None
+        criteria = list(request.criteria) + [f"`{row.check}` passes on a genuine re-run (obligation {row.id})"
+                                             for row in (obligations.open if obligations else ()) if row.check]
         objective = next((a.text for a in reversed(activity.entries) if a.kind == "user"), None)
         data = PacketInput(
             requester={"agent_id": agent.id, "role": agent.role, "label": agent.label, "depth": agent.depth},
             trigger=TriggerInfo(request.trigger, request.fingerprint, request.validation_key, request.reason),
             question=request.question, activity=list(activity.entries), objective=objective,
             success_criteria=criteria, requester_evidence=request.evidence, obligations=obligations,
-            prior_advice=list(state.prior.get(agent.id, ())), since=request.since, config=state.tracker_config)
+            prior_advice=list(state.prior.get(agent.id, ())), since=request.since)
         return fit_packet(build_packet(data, state.redact))
 
     # -- records -----------------------------------------------------------------------------
@@ -440,6 +437,7 @@ class Runner:
         """The advisor's own edits count for older proofs, but after its review was judged."""
         for event in self.state.pending_advisor_mutations.pop(plan.record.child_id, []):
             self.state.tracker.handle(event)  # type: ignore[arg-type]
+            self.state.judged.pop(getattr(event, "call_id", ""), None)  # no activity row files it
 
     def _delivered(self, plan: TurnPlan, verdict: AdvisorVerdict) -> None:
         state = self.state

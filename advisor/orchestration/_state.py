@@ -30,7 +30,7 @@ from advisor.orchestration._steering import Steer
 from advisor.orchestration._verdict_channel import VerdictChannel
 from advisor.orchestration._vocabulary import Trigger
 from advisor.orchestration._wait import WaitSettings
-from obligations import Tracker, TrackerConfig
+from obligations import CallRecord, Tracker, TrackerConfig
 
 _DEFAULT_POLICY = PolicyRecord()
 
@@ -80,14 +80,21 @@ class HostState:
     delegation_tools: set[str] = field(default_factory=set)
     """Host tools that run a sub-agent (their own calls count where they happen)."""
     seq_counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    judged: dict[str, CallRecord] = field(default_factory=dict)
+    """The tracker's records of results it has just taken, by call id, until the host files them."""
     tracker: Tracker = field(init=False)
     gate: ActivationGate = field(init=False)
 
     def __post_init__(self) -> None:
         self.tracker = Tracker(self.tracker_config)
+        self.tracker.watch(self.take_record)
         self._coverage_settings = CoverageSettings(mode=self.settings.mode,
                                                    completion_review=self.settings.completion_review)
         self.gate = ActivationGate(ttl=self.settings.activation_ttl, clock=self.clock)
+
+    def take_record(self, record: CallRecord) -> None:
+        """The tracker judged a result: keep its record for the call's activity row."""
+        self.judged[record.call_id] = record
 
     def seq(self) -> int:
         """The next number of the host's shared sequence (child session events)."""
