@@ -29,8 +29,8 @@ import os
 __all__ = [
     "InvalidConfig",
     "MalformedEntry",
-    "NotATranscript",
     "NoSuchCall",
+    "NotATranscript",
     "NotAnEvent",
     "ObligationsError",
     "SnapshotError",

@@ -9,19 +9,13 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from advisor.consult import (
-    ConsultationLog,
-    ConsultSettings,
-    Investigation,
-    consult,
-    investigation_tools,
-    load_consult_settings,
-)
-from advisor.ledger import Compiled, Ledger, read_ledger
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult, load_consult_settings
+from advisor.ledger import Ledger, read_ledger
 from advisor.models import load_model_config, make_model
 from obligations import NoSuchCall, until_call
 from shellparse import printable
@@ -41,7 +35,6 @@ a verdict line, or a consultation skipped or cut short (budget, empty answer, a 
 for its token budget); 2 for usage errors, a configuration the advisor cannot run with, or when no
 model could be reached.
 """
-_UNREACHED = frozenset({"model-unavailable", "model-refused", "timeout", "same-model"})
 
 
 @dataclass(frozen=True)
@@ -59,11 +52,10 @@ class ConsultOptions:
     as_json: bool = False
 
 
-def compile_ledger(options: ConsultOptions, settings: ConsultSettings) -> tuple[Ledger, Compiled, str | None]:
-    """The session's ledger, the request it compiles to, and the session's recorded working directory."""
+def read_session(options: ConsultOptions) -> tuple[Ledger, str | None]:
+    """The session's ledger (as if it had ended after ``--upto``'s call) and its recorded working directory."""
     read = read_ledger(options.transcript, select=lambda events: until_call(events, options.upto))
-    compiled = read.ledger.compile(question=options.question, tools=investigation_tools(settings))
-    return read.ledger, compiled, read.report.cwd
+    return read.ledger, read.report.cwd
 
 
 def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
@@ -75,25 +67,22 @@ def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
     return Path.cwd()
 
 
-async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, compiled: Compiled,
-                   workspace: Path) -> Consultation:
-    flags = {"model": options.model, "provider": options.provider, "base_url": options.base_url}
-    config = load_model_config(flags)
-    model = make_model(config)
-    try:
-        investigation = Investigation(workspace, expand=ledger.expand, settings=settings)
-        return await consult(compiled.prompt, model, investigation=investigation, settings=settings,
-                             prices=config.prices, log=ConsultationLog())
-    finally:
-        await model.aclose()
+async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, workspace: Path) -> Consultation:
+    """The consultation, recorded in the log once it is over."""
+    config = load_model_config({"model": options.model, "provider": options.provider, "base_url": options.base_url})
+    log = ConsultationLog()
+    async with aclosing(make_model(config)) as model:
+        result = await consult(ledger, model, question=options.question, workspace=workspace, settings=settings,
+                               prices=config.prices, spent=log.session_spend(ledger.session_id))
+    return log.keep(result)
 
 
 def exit_status(result: Consultation) -> int:
     """0 for `none`/`nit`; 2 when no model answered (unreachable, refused, timed out, the executor's own);
     1 otherwise."""
-    if result.stop_reason in _UNREACHED:
+    if result.stop_class in ("unreached", "transient"):
         return ExitCode.USAGE
-    if result.stop_reason == "answered" and result.severity in ("none", "nit"):
+    if result.stop_class == "answered" and result.severity in ("none", "nit"):
         return ExitCode.OK
     return ExitCode.FINDINGS
 
@@ -102,22 +91,23 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness consult``; return its exit status."""
     settings = load_consult_settings()
     try:
-        ledger, compiled, recorded = compile_ledger(options, settings)
+        ledger, recorded = read_session(options)
     except NoSuchCall as problem:
         err.write(printable(f"witness consult: --upto {options.upto}: {problem}\n"))
         return ExitCode.USAGE
+    workspace = workspace_for(options, recorded)
     if options.dry_run:
+        compiled = ledger.compile(question=options.question,
+                                  tools=Investigation(workspace, settings=settings).declarations())
         print_request(compiled, out, as_json=options.as_json)
         if not compiled.fits:
             err.write("witness consult: this request exceeds the ledger's token budget; a consultation would be "
                       "skipped\n")
         return ExitCode.OK
-    if not compiled.fits:
-        err.write(f"witness consult: skipped — the task and the most recent work take {compiled.tokens} tokens, "
-                  "more than the ledger's token budget even with every earlier block left out (raise "
-                  "[ledger] token_budget)\n")
-        return ExitCode.FINDINGS
-    result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded)))
+    result = asyncio.run(_consult(options, settings, ledger, workspace))
+    if result.stop_reason == "too-large":
+        err.write(f"witness consult: skipped — {result.error} (raise [ledger] token_budget)\n")
+        return exit_status(result)
     if options.as_json:
         out.write(json_text(result.model_dump(mode="json")) + "\n")
     else:

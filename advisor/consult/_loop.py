@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Literal
 
 from advisor.consult._budget import BudgetGate, Spend
-from advisor.consult._prompt import AdvisorPrompt, request_hash
-from advisor.consult._result import Attempt, Round
+from advisor.consult._result import ModelAttempt, Round, StopReason
 from advisor.consult._settings import ConsultSettings
 from advisor.consult._tools import Investigation, ToolOutcome, primary_argument
 from advisor.errors import ModelRefused, ModelUnavailable
@@ -38,13 +36,13 @@ from advisor.models import (
     UserMessage,
     estimate_tokens,
 )
+from advisor.prompt import AdvisorPrompt, request_hash
 
 EXHAUSTED = "Tool budget exhausted — no further tool calls will run. Answer with what you have."
 ANSWER_NOW = ("Your investigation budget is spent: no further tool calls will run. Answer now with what you have, "
               "and say which evidence you could not check.")
 
-Ending = tuple[Literal["answered", "budget-exceeded", "model-unavailable", "model-refused", "empty-answer",
-                       "no-answer"], str | None, str | None]
+Ending = tuple[StopReason, str | None, str | None]
 """How the exchange ended: the stop reason, the advice, the error."""
 
 
@@ -60,7 +58,7 @@ class Exchange:
         self.prices = prices
         self.gate = BudgetGate(settings.budget, prices, session)
         self.messages: list[Message] = list(prompt.messages)
-        self.attempts: list[Attempt] = []
+        self.attempts: list[ModelAttempt] = []
         self.responses: list[ModelResponse | None] = []
         self.rounds: list[Round] = []
         self.calls_run = 0
@@ -81,7 +79,7 @@ class Exchange:
         if usage is not None:
             self.gate.add(usage)
         cost = self.prices.cost(usage) if self.prices is not None and usage is not None else None
-        self.attempts.append(Attempt(
+        self.attempts.append(ModelAttempt(
             messages=len(request.messages), request_hash=request_hash(request),
             **({"usage": usage} if usage is not None else {}), cost_usd=cost, error=error,
             stop_reason=response.stop_reason if response is not None else None,

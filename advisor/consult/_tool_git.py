@@ -43,9 +43,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from advisor.consult._clip import clip_middle
 from advisor.consult._failure import ToolFailure
 from advisor.consult._workspace import Workspace
+from advisor.prompt import clip_middle
 from obligations import redact
 
 GIT_SECONDS = 20

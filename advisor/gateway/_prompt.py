@@ -7,8 +7,8 @@ it has no tools, so nothing it is shown can be expanded.
 
 from __future__ import annotations
 
-from advisor.consult import AdvisorPrompt
 from advisor.models import UserMessage
+from advisor.prompt import AdvisorPrompt
 from obligations import redact
 
 _ROLE = """\

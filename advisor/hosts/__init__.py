@@ -12,7 +12,7 @@ typed: :class:`StopInput` in, :class:`StopBlock` or :class:`StopRelease` out. ``
 its counts under ``$WITNESS_HOME/hooks``. With ``review=True`` a Stop that nothing holds gets the
 completion review (``witness hook … --review``; :class:`ReviewedStates` keeps it to once per state).
 :func:`calling_session` finds the transcript of the agent whose MCP tool call ``witness mcp`` is
-answering; :func:`advise` runs one logged consultation on a live session's ledger. Importing this
+answering. Importing this
 package is cheap: the models, the tracker and the model SDKs load only when a call needs them (a
 host starts a hook for every tool call).
 """
@@ -25,7 +25,6 @@ TYPE_CHECKING = False  # `typing` is not loaded on the hook path: a host starts 
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._advise import Advice, Trigger, advise
     from ._answers import StopAnswer, StopBlock, StopRelease
     from ._blocks import BlockCounter, BlockKey
     from ._payloads import HookInput, StopInput
@@ -42,7 +41,6 @@ __all__ = [
     "KEPT_DAYS",
     "MAX_INPUT_BYTES",
     "STOP_EVENTS",
-    "Advice",
     "BlockCounter",
     "BlockKey",
     "CallingSession",
@@ -53,8 +51,6 @@ __all__ = [
     "StopBlock",
     "StopInput",
     "StopRelease",
-    "Trigger",
-    "advise",
     "answer_hook",
     "answer_stop",
     "calling_session",
@@ -68,9 +64,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # Written out rather than computed, so that the import-graph test sees every edge.
     module: Any
-    if name in ("Advice", "Trigger", "advise"):
-        from . import _advise as module
-    elif name in ("StopAnswer", "StopBlock", "StopRelease"):
+    if name in ("StopAnswer", "StopBlock", "StopRelease"):
         from . import _answers as module
     elif name in ("BlockCounter", "BlockKey"):
         from . import _blocks as module

@@ -21,9 +21,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, ConsultSettings, investigation_tools
 from advisor.errors import LedgerTooLarge
 from advisor.models import ToolSpec
+from advisor.prompt import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, Compiled, investigation_tools
 from obligations import (
     ROOT_AGENT,
     AssistantMessage,
@@ -82,20 +82,6 @@ class _Step:
     event: AssistantMessage
     handle: str
     asks: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Compiled:
-    """A request and how it was made to fit."""
-
-    prompt: AdvisorPrompt
-    """The request."""
-    fits: bool
-    """Whether it is within the token budget (always, without one)."""
-    tokens: int
-    """Its estimated size (characters / 4)."""
-    dropped_blocks: int
-    """Leading blocks left out to fit."""
 
 
 class Ledger:
@@ -388,7 +374,7 @@ class Ledger:
         flight); ``review`` asks for a completion review of the executor's last answer instead;
         ``tools`` are the investigation declarations (default: all of them); ``token_budget``
         overrides the settings'."""
-        default = investigation_tools(ConsultSettings()) if self.investigation else ()
+        default = investigation_tools() if self.investigation else ()
         declared = tuple(default if tools is None else tools)
         budget = self.settings.token_budget if token_budget is None else token_budget
         fixed = len(self.system) + sum(len(t.name) + len(t.description) + len(json.dumps(t.parameters,

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from advisor.consult import PromptMessage
 from advisor.models import AssistantMessage, UserMessage
+from advisor.prompt import PromptMessage
 
 from ._cards import clean_verbatim
 from ._log import JOIN, Block, Log, join_blocks

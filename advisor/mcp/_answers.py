@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Mapping
+from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from advisor.consult import ConsultationLog, consult, load_consult_settings
 from advisor.errors import ConfigError, SessionNotFound
-from advisor.hosts import CALL_WAIT, CallingSession, advise, calling_session, pipe_policy
+from advisor.hosts import CALL_WAIT, CallingSession, calling_session, pipe_policy
 from advisor.ledger import Ledger, TranscriptLedger, read_ledger
-from obligations import NO_RECORD, ItemReport, NotATranscript, ObligationsReport
+from advisor.models import load_model_config, make_model
+from obligations import NO_RECORD, ROOT_AGENT, ItemReport, NotATranscript, ObligationsReport
 
 from ._wording import UNKNOWN_SESSION
 
@@ -109,7 +112,7 @@ async def advisor_answer(caller: Caller, question: str | None, *,
         return ToolAnswer(f"witness advisor: {error}", is_error=True)
     workspace = Path(session.cwd) if session.cwd and os.path.isdir(session.cwd) else None
     return await _consulted(read.ledger, workspace, question, call_id=session.call_id,
-                            requester=read.ledger.agent_id or "main", executor_model=session.executor_model,
+                            requester=read.ledger.agent_id or ROOT_AGENT, executor_model=session.executor_model,
                             model_flags=model_flags)
 
 
@@ -128,12 +131,16 @@ async def _consulted(ledger: Ledger, workspace: Path | None, question: str | Non
                      requester: str, executor_model: str | None, model_flags: Mapping[str, Any] | None
                      ) -> ToolAnswer:
     try:
-        advice = await advise(ledger, workspace=workspace, trigger="manual", requester=requester, call_id=call_id,
-                              question=question, executor_model=executor_model, model_flags=model_flags)
+        settings = load_consult_settings()
+        config = load_model_config(model_flags)
+        log = ConsultationLog()
+        async with aclosing(make_model(config)) as model:
+            result = await consult(ledger, model, question=question, workspace=workspace, settings=settings,
+                                   prices=config.prices, executor_model=executor_model,
+                                   spent=log.session_spend(ledger.session_id))
     except ConfigError as error:
         return ToolAnswer(f"witness advisor is not configured: {error}", is_error=True)
-    except OSError as error:  # the consultation log cannot be written
-        return ToolAnswer(f"Advisor call failed: {error}", is_error=True)
-    if advice.text is not None:
-        return ToolAnswer(advice.text)
-    return ToolAnswer(advice.notice(), is_error=True)
+    result = log.keep(result.asked_by(requester, "manual", call_id))
+    if result.advice is not None:
+        return ToolAnswer(result.advice)
+    return ToolAnswer(result.notice(), is_error=True)

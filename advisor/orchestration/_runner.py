@@ -15,13 +15,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.consult import (
-    AdvisorPrompt,
-    Consultation,
-    Lineage,
-    Spend,
-    consult,
-)
+from advisor.consult import Consultation, Lineage, Spend, consult
 from advisor.errors import StepRefused
 from advisor.models import AssistantMessage
 from advisor.models import UserMessage as PromptUser
@@ -44,12 +38,8 @@ from advisor.orchestration._verdict_channel import AdvisorVerdict
 from advisor.orchestration._vocabulary import Outcome, RunEvent, Trigger
 from advisor.orchestration._wait import resolve_wait
 from advisor.orchestration._watermarks import covered
+from advisor.prompt import AdvisorPrompt
 from obligations import ReviewTicket, UserMessage
-
-TRANSIENT = ("model-unavailable", "timeout")
-"""Stop reasons an automatic consultation retries once."""
-MODEL_FAILURES = ("model-unavailable", "model-refused", "timeout", "budget-exceeded", "empty-answer", "no-answer",
-                  "same-model")
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +259,7 @@ class Runner:
             self._deliver(plan)
             consultation = await self._attempt(plan)
             if (plan.request.trigger != "manual" and consultation is not None
-                    and consultation.stop_reason in TRANSIENT):
+                    and consultation.stop_class == "transient"):
                 self.write(plan, "retry", reason=consultation.error)
                 await asyncio.sleep(self.state.settings.retry_delay)
                 consultation = await self._attempt(plan)
@@ -320,8 +310,7 @@ class Runner:
                                stable_prefix_messages=len(messages) - 1, tools=investigation.declarations(),
                                session_id=plan.root)
         settings = state.consult_settings
-        return await consult(prompt, gated, investigation=investigation, settings=settings, log=False,
-                             spent=Spend())
+        return await consult(prompt, gated, investigation=investigation, settings=settings, spent=Spend())
 
     def _investigation(self, plan: TurnPlan) -> GuardedInvestigation:
         state = self.state
@@ -417,7 +406,7 @@ class Runner:
         automatic = plan.request.trigger != "manual"
         if refusal is not None:
             return "refused", refusal
-        if consultation is not None and consultation.stop_reason in MODEL_FAILURES:
+        if consultation is not None and consultation.stop_class != "answered":
             if automatic:
                 state.tracker.finish_review(plan.ticket, examined=[], automatic=True)
             return "failed", consultation.error or consultation.stop_reason

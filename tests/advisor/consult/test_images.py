@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Investigation, consult
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult
 from advisor.models import ModelConfig, Provider, UserMessage, make_model
+from advisor.prompt import AdvisorPrompt
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply, ToolCall
 
@@ -33,7 +34,7 @@ def _consult(tmp_path: Path, server: ModelServer, provider: Provider) -> Consult
 
     async def run() -> None:
         try:
-            await consult(prompt, model, investigation=Investigation(tmp_path, settings=settings), log=book)
+            book.keep(await consult(prompt, model, investigation=Investigation(tmp_path, settings=settings)))
         finally:
             await model.aclose()
 
