@@ -11,11 +11,11 @@ confined to one workspace, credential-shaped files refused), and returns a
 
 from advisor.consult._budget import BudgetGate, Spend
 from advisor.consult._consult import consult, same_model
-from advisor.consult._failure import ToolFailure
 from advisor.consult._log import ConsultationLog, ConsultationSummary
 from advisor.consult._loop import ANSWER_NOW, EXHAUSTED
 from advisor.consult._result import (
     STOP_REASONS,
+    TRIGGERS,
     Consultation,
     ConsultationTranscript,
     Lineage,
@@ -38,6 +38,7 @@ __all__ = [
     "EXHAUSTED",
     "SEVERITIES",
     "STOP_REASONS",
+    "TRIGGERS",
     "Budget",
     "BudgetGate",
     "ConsultSettings",
@@ -54,7 +55,6 @@ __all__ = [
     "Spend",
     "StopClass",
     "StopReason",
-    "ToolFailure",
     "ToolOutcome",
     "Trigger",
     "Verdict",

@@ -25,15 +25,15 @@ from advisor.consult._settings import ConsultSettings
 from advisor.consult._tools import Investigation, ToolOutcome, primary_argument
 from advisor.errors import ModelRefused, ModelUnavailable
 from advisor.models import (
-    Message,
+    ChatMessage,
+    ChatTool,
+    ChatUser,
     ModelClient,
     ModelRequest,
     ModelResponse,
     Prices,
     TextPart,
     ToolCall,
-    ToolMessage,
-    UserMessage,
     estimate_tokens,
 )
 from advisor.prompt import AdvisorPrompt, request_hash
@@ -57,7 +57,7 @@ class Exchange:
         self.settings = settings
         self.prices = prices
         self.gate = BudgetGate(settings.budget, prices, session)
-        self.messages: list[Message] = list(prompt.messages)
+        self.messages: list[ChatMessage] = list(prompt.messages)
         self.attempts: list[ModelAttempt] = []
         self.responses: list[ModelResponse | None] = []
         self.rounds: list[Round] = []
@@ -137,11 +137,11 @@ class Exchange:
                 outcome = ToolOutcome(text=EXHAUSTED, is_error=True, argument=primary_argument(call.arguments))
             self.rounds.append(Round(tool=call.name, argument=outcome.argument, chars=len(outcome.text),
                                      error=outcome.text if outcome.is_error else None, ran=ran))
-            self.messages.append(ToolMessage(tool_call_id=call.id, name=call.name,
+            self.messages.append(ChatTool(tool_call_id=call.id, name=call.name,
                                              content=(TextPart(text=outcome.text), *outcome.images),
                                              is_error=outcome.is_error))
         if self.calls_run >= self.settings.max_rounds:
-            self.messages.append(UserMessage(ANSWER_NOW))
+            self.messages.append(ChatUser(ANSWER_NOW))
 
     async def _run(self, call: ToolCall) -> ToolOutcome:
         if call.name not in self._declared:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field
 
 from advisor._values import Frozen
 from advisor.consult._verdict import Severity
-from advisor.models import Message, ModelResponse, ToolSpec, Usage
+from advisor.models import ChatMessage, ModelResponse, ToolSpec, Usage
 
 StopReason = Literal["answered", "same-model", "too-large", "budget-exceeded", "timeout", "model-unavailable",
                      "model-refused", "empty-answer", "no-answer"]
@@ -36,6 +36,8 @@ its report read."""
 Trigger = Literal["manual", "escalation", "continuous", "completion"]
 """Why a consultation runs: the agent asked (``manual``), its escalation score called for it,
 continuous review of every turn, or a review before the turn is allowed to end (``completion``)."""
+
+TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 
 
 class ModelAttempt(Frozen):
@@ -81,7 +83,7 @@ class ConsultationTranscript(Frozen):
     """The system prompt."""
     tools: tuple[ToolSpec, ...]
     """The declared tools."""
-    messages: tuple[Message, ...]
+    messages: tuple[ChatMessage, ...]
     """The prompt's messages followed by the investigation rounds."""
     responses: tuple[ModelResponse | None, ...]
     """Each attempt's answer."""

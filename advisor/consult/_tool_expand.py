@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.consult._failure import ToolFailure
+from advisor.errors import ToolFailure
 from advisor.prompt import clip_middle
 
 Expander = Callable[[str], str | None]

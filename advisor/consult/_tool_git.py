@@ -43,8 +43,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
 from advisor.prompt import clip_middle
 from obligations import redact
 

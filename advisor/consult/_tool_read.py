@@ -13,8 +13,8 @@ import hashlib
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
 from advisor.models import ImagePart, ImageType
 
 DEFAULT_LINES = 2000

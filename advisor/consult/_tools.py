@@ -28,7 +28,6 @@ from pydantic import BaseModel, ValidationError
 
 import obligations
 from advisor._values import Frozen
-from advisor.consult._failure import ToolFailure
 from advisor.consult._settings import ConsultSettings
 from advisor.consult._tool_expand import ExpandArgs, Expander, expand
 from advisor.consult._tool_git import GitDiffArgs, git_diff
@@ -36,6 +35,7 @@ from advisor.consult._tool_ls import LsArgs, ls
 from advisor.consult._tool_read import ReadArgs, read
 from advisor.consult._tool_search import FindArgs, GrepArgs, find, grep
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
 from advisor.models import ImagePart, ToolCall, ToolSpec
 from advisor.prompt import clip_middle, investigation_tools
 

@@ -45,7 +45,7 @@ from advisor.gateway._upstream import TunedModel, Upstream
 from advisor.models import Usage
 from advisor.prompt import AdvisorPrompt
 
-ErrorCode = Literal["advisor_invalid_request", "advisor_max_uses_exceeded", "advisor_request_failed"]
+AdvisorErrorCode = Literal["advisor_invalid_request", "advisor_max_uses_exceeded", "advisor_request_failed"]
 """The error results an advisor call can have."""
 
 
@@ -74,7 +74,7 @@ class AdvisorUse:
                 "total_tokens": self.usage.total_tokens}
 
 
-def error_result(code: ErrorCode, message: str) -> str:
+def error_result(code: AdvisorErrorCode, message: str) -> str:
     """An error tool result."""
     return json.dumps({"error": code, "message": message}, ensure_ascii=False)
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from advisor.models import AssistantMessage, UserMessage
+from advisor.models import ChatAssistant, ChatUser
 from advisor.prompt import PromptMessage
 
 from ._cards import clean_verbatim
@@ -132,9 +132,9 @@ def last_text(draft: Draft, log_text: str, cap: int) -> str:
 
 def render(draft: Draft, *, cut: int = 0, cap: int) -> list[PromptMessage]:
     """The messages, with the first ``cut`` droppable blocks left out (their user words restated)."""
-    messages: list[PromptMessage] = [UserMessage(draft.catalogue)] if draft.catalogue else []
+    messages: list[PromptMessage] = [ChatUser(draft.catalogue)] if draft.catalogue else []
     if draft.prior:
-        messages.append(UserMessage(draft.prior))
+        messages.append(ChatUser(draft.prior))
     body: list[PromptMessage] = []
     dropped_users: list[str] = []
     left = cut
@@ -148,14 +148,14 @@ def render(draft: Draft, *, cut: int = 0, cap: int) -> list[PromptMessage]:
         position += size
         if fully:
             continue
-        body.append(UserMessage(segment_text(segment.log.text(start), segment.question, segment.review)))
+        body.append(ChatUser(segment_text(segment.log.text(start), segment.question, segment.review)))
         if segment.advice:
-            body.append(AssistantMessage(segment.advice))
+            body.append(ChatAssistant(segment.advice))
     start = min(left, draft.tail_start)
     dropped_users += [b.text for b in draft.open.blocks[:start] if b.kind == "user"]
-    body.append(UserMessage(last_text(draft, draft.open.text(start, draft.tail_start), cap)))
+    body.append(ChatUser(last_text(draft, draft.open.text(start, draft.tail_start), cap)))
     if cut:
         if dropped_users:
-            messages.append(UserMessage(DROPPED_HEADER + "\n\n" + join_blocks(dropped_users)))
-        messages.append(UserMessage(OMITTED if draft.investigation else OMITTED_BARE))
+            messages.append(ChatUser(DROPPED_HEADER + "\n\n" + join_blocks(dropped_users)))
+        messages.append(ChatUser(OMITTED if draft.investigation else OMITTED_BARE))
     return messages + body

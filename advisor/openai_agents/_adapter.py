@@ -22,7 +22,8 @@ from agents.items import ModelResponse, TResponseInputItem
 from agents.run_config import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
-from advisor.orchestration import AdvisorHost, Role, Steer
+from advisor.orchestration import AdvisorHost, Steer
+from obligations import AgentRole
 
 CONSULT_DESCRIPTION = (
     "Ask a stronger reviewer model for advice. Ask at a consequential decision you are unsure of, and at the "
@@ -120,7 +121,7 @@ class AgentsAdvisor:
         known = self._ids.get(id(agent))
         if known is not None:
             return known
-        role: Role = "root" if parent is None else "local-subagent"
+        role: AgentRole = "root" if parent is None else "local-subagent"
         parent_id = self.agent_id(parent) if parent is not None else None
         visible = [tool.name for tool in agent.tools] + [_handoff_tool(h) for h in agent.handoffs]
         self.host.register_agent(agent.name, role, parent_id, visible_tools=visible, label=agent.name)

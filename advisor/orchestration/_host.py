@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import shellparse
 from advisor._values import Frozen
-from advisor.consult import ConsultationLog, ConsultSettings
+from advisor.consult import ConsultationLog, ConsultSettings, Trigger
 from advisor.errors import ConsultationNotFound, ToolNotPermitted
 from advisor.models import ModelClient
 from advisor.orchestration._activity import Activity, keep_output
@@ -40,7 +40,6 @@ from advisor.orchestration._settings import HostSettings
 from advisor.orchestration._state import HostState
 from advisor.orchestration._steering import Steer, StopDecision
 from advisor.orchestration._verdict_channel import AdvisorVerdict
-from advisor.orchestration._vocabulary import Role, Trigger
 from obligations import (
     AgentDisposed,
     AgentRole,
@@ -68,7 +67,7 @@ class AgentView(Frozen):
 
     id: str
     """Its id."""
-    role: Role
+    role: AgentRole
     """Its role (from the registration; below an advisor, always ``advisor``)."""
     parent: str | None
     """The agent that started it."""
@@ -119,7 +118,7 @@ class AdvisorHost:
 
     # -- agents ------------------------------------------------------------------------------
 
-    def register_agent(self, agent_id: str, role: Role = "root", parent: str | None = None, *,
+    def register_agent(self, agent_id: str, role: AgentRole = "root", parent: str | None = None, *,
                        visible_tools: Iterable[str] | None = None, label: str | None = None) -> AgentView:
         """Register an agent. A root (re)created here gets its delivered consultations back from
         the run log, continuable again (never their activations)."""

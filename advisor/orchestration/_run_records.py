@@ -26,9 +26,10 @@ from pydantic import Field, ValidationError
 from advisor._home import witness_home
 from advisor._jsonl import append_line, read_lines
 from advisor._values import Frozen
+from advisor.consult import Trigger
 from advisor.models import Usage
 from advisor.orchestration._pinning import Pin
-from advisor.orchestration._vocabulary import RunEvent, Trigger
+from advisor.orchestration._vocabulary import RunEvent
 
 RUN_LOG_NAME = "advisor-run.jsonl"
 

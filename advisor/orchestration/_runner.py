@@ -15,15 +15,14 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.consult import Consultation, Lineage, Spend, consult
-from advisor.errors import StepRefused
-from advisor.models import AssistantMessage
-from advisor.models import UserMessage as PromptUser
+from advisor.consult import Consultation, Lineage, Spend, Trigger, consult
+from advisor.errors import BudgetRefused, StepRefused, TurnRefused
+from advisor.models import ChatAssistant, ChatUser
 from advisor.orchestration._activation import Activation
 from advisor.orchestration._agents import AgentRecord
 from advisor.orchestration._child import GatedModel, GuardedInvestigation
 from advisor.orchestration._consultations import ConsultationRecord, Exchange, new_ids
-from advisor.orchestration._limiter import BudgetRefused, Reservation, TaskLimiter
+from advisor.orchestration._limiter import Reservation, TaskLimiter
 from advisor.orchestration._notes import Note
 from advisor.orchestration._packet import PacketInput, PriorAdvice, TriggerInfo, build_packet
 from advisor.orchestration._packet_fit import FittedPacket, fit_packet
@@ -35,7 +34,7 @@ from advisor.orchestration._state import Backoff, HostState
 from advisor.orchestration._steering import Steer
 from advisor.orchestration._verdict_budget import truncate_utf8
 from advisor.orchestration._verdict_channel import AdvisorVerdict
-from advisor.orchestration._vocabulary import Outcome, RunEvent, Trigger
+from advisor.orchestration._vocabulary import ReportOutcome, RunEvent
 from advisor.orchestration._wait import resolve_wait
 from advisor.orchestration._watermarks import covered
 from advisor.prompt import AdvisorPrompt
@@ -83,10 +82,6 @@ class TurnPlan:
     investigation: GuardedInvestigation | None = field(default=None, repr=False)
 
 
-class Refusal(Exception):
-    """A turn refused before dispatch."""
-
-
 class Runner:
     """Runs turns against the host's state."""
 
@@ -112,34 +107,34 @@ class Runner:
         with state.lock:
             try:
                 return self._plan(request)
-            except Refusal as refusal:
-                return self.refused(request, str(refusal), backoff=bool(refusal.args[1:]))
+            except TurnRefused as refusal:
+                return self.refused(request, str(refusal), backoff=refusal.backoff)
 
     def _plan(self, request: TurnRequest) -> TurnPlan:
         state = self.state
         agent = state.tree.get(request.requester)
         if agent.role == "advisor":
-            raise Refusal("an advisor cannot consult an advisor")
+            raise TurnRefused("an advisor cannot consult an advisor")
         root = state.tree.root_of(agent.id)
         policy = state.policy(root)
         if not state.covers(request.trigger, agent):
-            raise Refusal(f"{request.trigger} consultation does not cover this {agent.role} agent")
+            raise TurnRefused(f"{request.trigger} consultation does not cover this {agent.role} agent")
         if state.model is None:
-            raise Refusal("no advisor model is configured", "backoff")
+            raise TurnRefused("no advisor model is configured", backoff=True)
         key = (agent.id, "manual" if request.trigger == "manual" else "automatic")
         if request.trigger != "manual" and key in state.inflight:
-            raise Refusal("an automatic consultation for this agent is already in flight")
+            raise TurnRefused("an automatic consultation for this agent is already in flight")
         record, fresh = self._record(request, agent, root)
         limiter = state.limiter(root)
         try:
             reservation = limiter.reserve(agent.id, manual=request.trigger == "manual")
         except BudgetRefused as refusal:
-            raise Refusal(str(refusal)) from None
+            raise TurnRefused(str(refusal)) from None
         nonce = secrets.token_hex(6)
         try:
             pin = self._pin(record, agent, root)
             activation = self._activate(record, fresh, nonce, pin, agent)
-        except Refusal:
+        except TurnRefused:
             limiter.release(reservation)
             raise
         if fresh:
@@ -166,7 +161,7 @@ class Runner:
         if refusal is None and record is not None:
             refusal = continuation_refusal(record.pin, request.profile)
         if refusal is not None or record is None:
-            raise Refusal(refusal or "not continuable")
+            raise TurnRefused(refusal or "not continuable")
         return record, False
 
     def _pin(self, record: ConsultationRecord, agent: AgentRecord, root: str) -> Pin:
@@ -189,7 +184,7 @@ class Runner:
         why = lease.request_exclusive(nonce, tuple(self._line(agent.id))) if pin.mutating else \
             lease.try_shared(nonce, record.child_id)
         if why is not None:
-            raise Refusal(why)
+            raise TurnRefused(why)
         try:
             activation = state.gate.mint(agent.id, record.id, child_id=None if fresh else record.child_id)
             child = state.tree.find(record.child_id)
@@ -200,7 +195,7 @@ class Runner:
         except StepRefused as refusal:
             lease.release_exclusive(nonce)
             lease.release_shared(nonce)
-            raise Refusal(str(refusal)) from None
+            raise TurnRefused(str(refusal)) from None
         return activation
 
     def _line(self, agent_id: str) -> list[str]:
@@ -302,10 +297,10 @@ class Runner:
         plan.investigation = investigation
         gated = GatedModel(state.model, admit=lambda batch: self._admit(plan, batch),
                            dispatched=lambda: self._dispatched(plan), delivery=plan.delivery)
-        messages: list[PromptUser | AssistantMessage] = []
+        messages: list[ChatUser | ChatAssistant] = []
         for exchange in plan.record.history:
-            messages += [PromptUser(exchange.question), AssistantMessage(exchange.answer)]
-        messages.append(PromptUser(plan.packet.text))
+            messages += [ChatUser(exchange.question), ChatAssistant(exchange.answer)]
+        messages.append(ChatUser(plan.packet.text))
         prompt = AdvisorPrompt(system=state.system_prompt, messages=tuple(messages),
                                stable_prefix_messages=len(messages) - 1, tools=investigation.declarations(),
                                session_id=plan.root)
@@ -401,7 +396,7 @@ class Runner:
         return report
 
     def _judge(self, plan: TurnPlan, consultation: Consultation | None, refusal: str | None,
-               verdict: AdvisorVerdict | None, why: str) -> tuple[Outcome, str | None]:
+               verdict: AdvisorVerdict | None, why: str) -> tuple[ReportOutcome, str | None]:
         state = self.state
         automatic = plan.request.trigger != "manual"
         if refusal is not None:
@@ -438,7 +433,7 @@ class Runner:
         if plan.request.trigger == "continuous":
             state.reviewed[plan.agent.id] = plan.ticket.tick
 
-    def _logged(self, plan: TurnPlan, consultation: Consultation | None, outcome: Outcome,
+    def _logged(self, plan: TurnPlan, consultation: Consultation | None, outcome: ReportOutcome,
                 verdict: AdvisorVerdict | None) -> Consultation | None:
         """The envelope with its lineage, appended to the consultation log."""
         if consultation is None:

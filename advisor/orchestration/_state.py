@@ -10,14 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from advisor.consult import ConsultationLog, ConsultSettings
+from advisor.consult import ConsultationLog, ConsultSettings, Trigger
 from advisor.models import ModelClient
 from advisor.orchestration._activation import ActivationGate
 from advisor.orchestration._activity import AgentActivity
 from advisor.orchestration._agents import AgentRecord, AgentTree
 from advisor.orchestration._child import HostTool
 from advisor.orchestration._consultations import Consultations
-from advisor.orchestration._coverage import CoverageOverrides, CoverageSettings, covers
+from advisor.orchestration._coverage import CoverageOverrides, CoverageSettings, trigger_covers
 from advisor.orchestration._lease import Lease
 from advisor.orchestration._limiter import TaskLimiter
 from advisor.orchestration._notes import NoteQueue
@@ -28,7 +28,6 @@ from advisor.orchestration._run_records import RunLog
 from advisor.orchestration._settings import HostSettings
 from advisor.orchestration._steering import Steer
 from advisor.orchestration._verdict_channel import VerdictChannel
-from advisor.orchestration._vocabulary import Trigger
 from advisor.orchestration._wait import WaitSettings
 from obligations import CallRecord, Tracker, TrackerConfig
 
@@ -123,7 +122,7 @@ class HostState:
         policy = self.policy(record.root)
         cached = record.covered.get(trigger)
         if cached is None or cached[0] is not policy:
-            cached = record.covered[trigger] = (policy, covers(trigger, record.role, depth=record.depth,
+            cached = record.covered[trigger] = (policy, trigger_covers(trigger, record.role, depth=record.depth,
                                                                label=record.label, settings=self._coverage_settings,
                                                                overrides=self.coverage(record.root)))
         return cached[1]

@@ -18,7 +18,7 @@ import pytest
 from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult
 from advisor.gateway import forwarded
 from advisor.ledger import Ledger
-from advisor.models import ScriptedModel, ToolCall, UserMessage
+from advisor.models import ChatUser, ScriptedModel, ToolCall
 from advisor.orchestration import AdvisorHost, HostSettings, RunLog
 from advisor.prompt import AdvisorPrompt
 from obligations import Event, HostMessage, ToolCatalogue, ToolInfo
@@ -157,7 +157,7 @@ def test_no_piece_of_a_secret_reaches_a_model_or_the_log_whoever_built_the_promp
     (tmp_path / "notes.txt").write_text(f"token: {SECRET}\n")
     model = ScriptedModel([{"tool_calls": [{"name": "read", "arguments": {"path": "notes.txt"}}]},
                            f"Severity: concern\nRotate {SECRET} now."])
-    prompt = AdvisorPrompt(system="advise", messages=(UserMessage(f"the key is {SECRET}"),))
+    prompt = AdvisorPrompt(system="advise", messages=(ChatUser(f"the key is {SECRET}"),))
     book = ConsultationLog(tmp_path / "log")
     settings = ConsultSettings(retry_delay=0)
     book.keep(asyncio.run(consult(prompt, model, investigation=Investigation(tmp_path, settings=settings))))

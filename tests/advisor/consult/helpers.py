@@ -8,7 +8,7 @@ from typing import Any
 import httpx2
 
 from advisor.consult import Consultation, ConsultationLog, ConsultSettings, Investigation, consult
-from advisor.models import AnthropicModel, ModelConfig, OpenAIChatModel, UserMessage
+from advisor.models import AnthropicModel, ChatUser, ModelConfig, OpenAIChatModel
 from advisor.prompt import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, investigation_tools
 from tests.support.model_server import ModelServer
 
@@ -22,7 +22,7 @@ def prompt(settings: ConsultSettings | None = None, *, question: str = "Is the f
           f"Executor's question: {question}\n\nAdvise the executor on the situation above."
     chosen = settings or ConsultSettings()
     tools = investigation_tools(rounds=chosen.max_rounds > 0, workspace=chosen.repo_tools)
-    return AdvisorPrompt(system=ADVISOR_SYSTEM_PROMPT, messages=(UserMessage(CATALOGUE), UserMessage(log)),
+    return AdvisorPrompt(system=ADVISOR_SYSTEM_PROMPT, messages=(ChatUser(CATALOGUE), ChatUser(log)),
                          stable_prefix_messages=1, tools=tools, session_id=session)
 
 
