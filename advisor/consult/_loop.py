@@ -7,7 +7,8 @@ Before every request the budgets are checked; then:
   :data:`EXHAUSTED` and a user turn tells the advisor to answer. The declarations are never
   withdrawn: that would rewrite the head of the cached prefix;
 - an empty answer is retried once; a transient failure (``ModelUnavailable``) is retried once,
-  after ``retry_delay``, while less than half the time is used;
+  after ``retry_delay``, while less than half the time is used (``transient_retries``: 0 for a host that
+  retries the whole consultation itself);
 - the whole exchange is bounded by ``timeout`` and by ``max_rounds + 4`` requests.
 
 Every attempt is kept, billed or not. Only the final advice leaves the loop for later
@@ -88,7 +89,8 @@ class Exchange:
 
     async def run(self) -> Ending:
         """Exchange requests and answers until there is advice or a reason to stop."""
-        retried_empty = retried_failure = False
+        retried_empty = False
+        retries = self.settings.transient_retries
         for _ in range(self.settings.max_rounds + 4):
             request = self.request()
             previous = self.attempts[-1].usage.input_tokens if self.attempts else 0
@@ -101,8 +103,8 @@ class Exchange:
             except ModelUnavailable as error:
                 self.in_flight = None
                 self.note(request, None, str(error))
-                if not retried_failure and self._elapsed() < self.settings.timeout / 2:
-                    retried_failure = True
+                if retries and self._elapsed() < self.settings.timeout / 2:
+                    retries -= 1
                     await asyncio.sleep(self.settings.retry_delay)
                     continue
                 return "model-unavailable", None, str(error)

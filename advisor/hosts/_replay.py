@@ -50,7 +50,7 @@ class Replayed:
     """The transcript replayed."""
 
 
-def replay(payload: StopInput, policy: Policy, until: float, err: TextIO) -> Replayed:
+def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO) -> Replayed:
     """Replay the stopping agent's work (waiting, until the monotonic time ``until`` at most, for a
     transcript that lags). Raises ``Unjudged`` when it cannot be judged."""
     select: str | None = None

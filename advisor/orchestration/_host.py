@@ -13,6 +13,7 @@ own event loop.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -98,11 +99,15 @@ class AdvisorHost:
                  tracker_config: TrackerConfig | None = None,
                  log: ConsultationLog | Literal[False] | None = None, run_log: RunLog | Literal[False] | None = None,
                  redactor: Callable[[str], str] | None = None, system_prompt: str = HOST_SYSTEM_PROMPT,
-                 host_tools: Sequence[HostTool] = (), clock: Callable[[], float] = time.monotonic) -> None:
+                 host_tools: Sequence[HostTool] = (), clock: Callable[[], float] = time.monotonic,
+                 session_id: str | None = None) -> None:
         """``model``: the advisor model (``None``: consultations are refused, nothing spent);
         ``log``/``run_log``: where consultations and ``advisor/run`` rows go (default: under
         ``$WITNESS_HOME``; ``False``: nowhere); ``redactor``: the shared redactor (``obligations``');
-        ``host_tools``: extra advisor tools, off unless a session's policy allows them."""
+        ``host_tools``: extra advisor tools, off unless a session's policy allows them; ``session_id``: the
+        host session its run and policy records belong to — a host given the id of an earlier one gets that
+        session's policies and continuable consultations back; by default a new session (nothing is
+        inherited from another host that shares ``$WITNESS_HOME``, whatever its agents are called)."""
         self._state = HostState(
             settings=settings or HostSettings(), consult_settings=consult_settings or ConsultSettings(),
             model=model, workspace=Path(workspace) if workspace is not None else None,
@@ -110,7 +115,7 @@ class AdvisorHost:
             log=ConsultationLog() if log is None else (log or None),
             run_log=RunLog() if run_log is None else (run_log or None),
             redact=redactor or shared_redactor(), system_prompt=system_prompt, host_tools=tuple(host_tools),
-            clock=clock)
+            session=session_id or uuid.uuid4().hex, clock=clock)
         self._runner = Runner(self._state)
         self._portal = Portal()
         self._notices: dict[str, list[Steer]] = {}
@@ -499,7 +504,7 @@ class AdvisorHost:
                 raise ToolNotPermitted(f"{root_id!r} is not a root session: only a root holds an advisor policy")
             state.policies[root_id] = policy
         if state.run_log is not None:
-            state.run_log.append(PolicyRow(root=root_id, record=policy.wire()))
+            state.run_log.append(PolicyRow(root=root_id, session=state.session, record=policy.wire()))
         return policy
 
     def policy(self, root_id: str) -> PolicyRecord:
@@ -508,6 +513,11 @@ class AdvisorHost:
             return self._state.policy(root_id)
 
     # -- inspection --------------------------------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        """The host session its run and policy records belong to (pass it to a new host to restore them)."""
+        return self._state.session
 
     @property
     def tracker(self) -> Tracker:
@@ -541,6 +551,7 @@ class AdvisorHost:
         with state.lock:
             return {
                 "version": SNAPSHOT_VERSION,
+                "session": state.session,
                 "agents": [{"id": r.id, "role": r.role, "parent": r.parent, "label": r.label,
                             "visible_tools": sorted(r.visible_tools) if r.visible_tools is not None else None}
                            for r in state.tree.live() if r.role != "advisor"],
@@ -556,6 +567,7 @@ class AdvisorHost:
         """Take the state a :meth:`snapshot` recorded (into a host with no agents yet)."""
         state = self._state
         with state.lock:
+            state.session = str(data.get("session") or state.session)
             state.tracker = Tracker.restore(data["tracker"], state.tracker_config)
             state.tracker.watch(state.take_record)
             for agent in data["agents"]:
@@ -576,23 +588,25 @@ class AdvisorHost:
         if state.run_log is None or root_id in self._restored_from_log:
             return
         self._restored_from_log.add(root_id)
-        stored = state.run_log.policies().get(root_id)
+        stored = state.run_log.policies(state.session).get(root_id)
         if stored is not None and root_id not in state.policies:
             state.policies[root_id] = read_policy(stored)[0]
-        for found in state.run_log.continuable():
+        for found in state.run_log.continuable(state.session):
             if found.root != root_id or state.consultations.get(found.consultation_id) is not None:
                 continue
             record = ConsultationRecord(found.consultation_id, found.requester, found.root, found.child_id,
-                                        "manual", pin=found.pin, turns=found.turns, delivered=found.turns,
+                                        "manual", pin=found.pin, turns=found.turns, delivered=found.delivered,
                                         log_ids=list(found.log_ids), restored=True)
             record.history = self._history(found.log_ids)
-            if record.pin is None or len(record.history) != found.turns:
+            if record.pin is None or not found.log_ids or len(record.history) != len(found.log_ids):
                 continue  # pre-pinning records, or transcripts not kept: only a fresh consultation
             state.consultations.add(record)
 
     def _history(self, log_ids: Sequence[str]) -> list[Exchange]:
+        """The delivered turns' exchanges, from their log records: each turn's request carried the exchanges
+        delivered before it, then its own packet (a turn without a verdict added none)."""
         log = self._state.log
-        history = []
+        history: list[Exchange] = []
         for log_id in log_ids:
             try:
                 found = log.load(log_id) if log is not None else None
@@ -601,8 +615,10 @@ class AdvisorHost:
             lineage = found.lineage if found is not None else None
             if found is None or found.transcript is None or lineage is None or lineage.verdict is None:
                 return []
-            packet = found.transcript.messages[2 * (lineage.turn - 1)]
-            text = getattr(packet, "text", "")
+            messages = found.transcript.messages
+            if len(messages) <= 2 * len(history):
+                return []
+            text = getattr(messages[2 * len(history)], "text", "")
             history.append(Exchange(text, AdvisorVerdict.model_validate(lineage.verdict).as_text()))
         return history
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from advisor.consult import Consultation, Lineage, Spend, Trigger, consult
-from advisor.errors import BudgetRefused, StepRefused, TurnRefused
+from advisor.errors import BudgetRefused, StepRefused, ToolNotPermitted, TurnRefused
 from advisor.models import ChatAssistant, ChatUser
 from advisor.orchestration._activation import Activation
 from advisor.orchestration._agents import AgentRecord
@@ -132,7 +132,7 @@ class Runner:
             raise TurnRefused(str(refusal)) from None
         nonce = secrets.token_hex(6)
         try:
-            pin = self._pin(record, agent, root)
+            pin = self._pin(record, agent, root, request.profile)
             activation = self._activate(record, fresh, nonce, pin, agent)
         except TurnRefused:
             limiter.release(reservation)
@@ -164,14 +164,16 @@ class Runner:
             raise TurnRefused(refusal or "not continuable")
         return record, False
 
-    def _pin(self, record: ConsultationRecord, agent: AgentRecord, root: str) -> Pin:
+    def _pin(self, record: ConsultationRecord, agent: AgentRecord, root: str, request_profile: str | None) -> Pin:
         state = self.state
         if record.pin is not None:
             return record.pin
         settings = state.permission_settings()
         granted = ceiling(effective_root_policy(state.policy(root), settings), agent.visible_tools)
         assert state.model is not None
-        pin = Pin.make(profile=state.policy(root).profile or state.settings.profile, provider=state.model.provider,
+        # A profile the request names is the one it asked for; else the root's, else the host's default.
+        profile = request_profile or state.policy(root).profile or state.settings.profile
+        pin = Pin.make(profile=profile, provider=state.model.provider,
                        model=state.model.model, granted=granted, effort=state.settings.effort,
                        mutating=mutating(granted, settings))
         record.pin = pin
@@ -228,7 +230,8 @@ class Runner:
         run_log = self.state.run_log
         if run_log is None:
             return
-        row = RunRecord(consultation_id=plan.record.id, turn=plan.turn, nonce=plan.nonce, event=event,
+        row = RunRecord(consultation_id=plan.record.id, session=self.state.session, turn=plan.turn, nonce=plan.nonce,
+                        event=event,
                         requester=plan.agent.id, root=plan.root, trigger=plan.request.trigger,
                         child_id=plan.record.child_id, attempt=plan.attempts, tick=self.state.tracker.tick,
                         pin=plan.pin if event in ("dispatched", "delivered") else None, **extra)
@@ -244,10 +247,13 @@ class Runner:
         return await self.execute(planned)
 
     async def execute(self, plan: TurnPlan) -> AdvisorReport:
-        """Take a slot, run the loop (retrying a transient failure once, for automatic
-        triggers), and finish."""
+        """Take a slot, run the loop (an automatic trigger's transient failure is retried once, here: the loop
+        itself then retries nothing, so an outage costs two requests), and finish — whatever happens, the turn
+        is finished and everything it held released (its slot, the lease, the in-flight key, the activation
+        and the verdict collector)."""
         consultation: Consultation | None = None
         refusal: str | None = None
+        broken: str | None = None
         try:
             await plan.limiter.acquire(plan.reservation, on_queued=lambda: self.write(plan, "queued"))
             await self._exclusive(plan)
@@ -265,8 +271,10 @@ class Runner:
                 self._cleanup(plan)
             self.write(plan, "released", reason="aborted before it finished")
             raise
+        except Exception as error:  # a bug or a broken client must not keep the turn's holds forever
+            broken = f"the consultation broke off ({type(error).__name__}: {error})"
         with self.state.lock:
-            return self.finish(plan, consultation, refusal)
+            return self.finish(plan, consultation, refusal, broken)
 
     async def _exclusive(self, plan: TurnPlan) -> None:
         """An editing advisor waits until nothing else shares the workspace."""
@@ -305,6 +313,8 @@ class Runner:
                                stable_prefix_messages=len(messages) - 1, tools=investigation.declarations(),
                                session_id=plan.root)
         settings = state.consult_settings
+        if plan.request.trigger != "manual":
+            settings = settings.model_copy(update={"transient_retries": 0})  # execute() retries it once
         return await consult(prompt, gated, investigation=investigation, settings=settings, spent=Spend())
 
     def _investigation(self, plan: TurnPlan) -> GuardedInvestigation:
@@ -318,7 +328,9 @@ class Runner:
 
         def check(tool: str) -> None:
             with state.lock:
-                agent = state.tree.get(plan.agent.id)
+                agent = state.tree.find(plan.agent.id)
+                if agent is None or not agent.alive:
+                    raise ToolNotPermitted("the agent that asked is gone: this advisor's tools no longer run")
                 settings = state.permission_settings()
                 check_tool(tool, pinned=plan.pin.granted, root_policy=effective_root_policy(
                     state.policy(plan.root), settings), visible=agent.visible_tools, settings=settings)
@@ -365,7 +377,8 @@ class Runner:
         if not plan.dispatched and plan.record.turns == plan.turn:
             plan.record.turns -= 1  # nothing was sent: the turn number is free again
 
-    def finish(self, plan: TurnPlan, consultation: Consultation | None, refusal: str | None) -> AdvisorReport:
+    def finish(self, plan: TurnPlan, consultation: Consultation | None, refusal: str | None,
+               broken: str | None = None) -> AdvisorReport:
         """Close the turn, reconcile the verdict, judge freshness, record and route the result."""
         state = self.state
         closing = state.seq()
@@ -375,7 +388,7 @@ class Runner:
         verdict, why = state.channel.reconcile(
             plan.record.child_id, completed=completed, closing_turn=activation.turn if activation else None,
             closing_seq=closing, claimed=claimed, delivery=plan.delivery or None)
-        outcome, reason = self._judge(plan, consultation, refusal, verdict, why)
+        outcome, reason = self._judge(plan, consultation, refusal, verdict, why, broken)
         self._cleanup(plan)
         self._apply_advisor_mutations(plan)
         if outcome == "delivered" and verdict is not None:
@@ -396,15 +409,16 @@ class Runner:
         return report
 
     def _judge(self, plan: TurnPlan, consultation: Consultation | None, refusal: str | None,
-               verdict: AdvisorVerdict | None, why: str) -> tuple[ReportOutcome, str | None]:
+               verdict: AdvisorVerdict | None, why: str, broken: str | None) -> tuple[ReportOutcome, str | None]:
         state = self.state
         automatic = plan.request.trigger != "manual"
         if refusal is not None:
             return "refused", refusal
-        if consultation is not None and consultation.stop_class != "answered":
+        if broken is not None or (consultation is not None and consultation.stop_class != "answered"):
             if automatic:
                 state.tracker.finish_review(plan.ticket, examined=[], automatic=True)
-            return "failed", consultation.error or consultation.stop_reason
+            failure = broken or (consultation.error or consultation.stop_reason if consultation else None)
+            return "failed", failure
         if state.revision.get(plan.agent.id, 0) != plan.revision:
             return "stale", "the user spoke again while the advisor worked"
         if verdict is None:

@@ -56,6 +56,8 @@ class HostState:
     redact: Callable[[str], str]
     system_prompt: str
     host_tools: tuple[HostTool, ...]
+    session: str = ""
+    """The host session: run and policy records carry it, and only its own are restored."""
     clock: Callable[[], float] = time.monotonic
     lock: threading.RLock = field(default_factory=threading.RLock)
     tree: AgentTree = field(default_factory=AgentTree)

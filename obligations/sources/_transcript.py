@@ -37,20 +37,20 @@ class Transcript:
         if self.format == "claude-code":
             from ._claude import ClaudeReader
             from ._claude_branch import plan
-            from ._replay import replay
+            from ._replay import read_events
 
-            return replay(self.path, report, ClaudeReader(self.path, report), plan(self.path), once="uuid")
+            return read_events(self.path, report, ClaudeReader(self.path, report), plan(self.path), once="uuid")
         if self.format == "codex":
             from ._codex import CodexReader
-            from ._replay import replay
+            from ._replay import read_events
 
-            return replay(self.path, report, CodexReader(self.path, report))
+            return read_events(self.path, report, CodexReader(self.path, report))
         if self.format == "copilot":
             from . import _copilot
-            from ._replay import replay
+            from ._replay import read_events
 
             reader = _copilot.CopilotReader(self.path, report)
-            return replay(self.path, report, reader, _copilot.plan(self.path), once="id")
+            return read_events(self.path, report, reader, _copilot.plan(self.path), once="id")
         if self.format == "gemini":
             from . import _gemini
 
