@@ -129,7 +129,7 @@ class CallRecord:
         return self.outcome in FAILED
 
 
-def checks_of(call: Call, cwd: str | None, judgements: list[Judgement] | None = None,
+def checks_of(call: Call, cwd: str | None, *, judgements: list[Judgement] | None = None,
               exit_code: int | None = None) -> tuple[tuple[CheckVerdict, ...], int | None]:
     """The verdict of each check ``call`` runs (with the judgements of its result), and the primary's index."""
     analysis = call.analysis
@@ -145,9 +145,9 @@ def checks_of(call: Call, cwd: str | None, judgements: list[Judgement] | None = 
         found = judged.get(id(check))
         verdict = found.verdict if found is not None else None
         genuine = verdict == "passed" and exit_code == 0 and check.witness_eligible
-        verdicts.append(CheckVerdict(check, shown(validation), validation.check_key,
-                                     location(cwd, validation.directory), verdict,
-                                     found.evidence if found is not None else None, genuine))
+        verdicts.append(CheckVerdict(check=check, statement=shown(validation), key=validation.check_key,
+                                     place=location(cwd, validation.directory), verdict=verdict,
+                                     evidence=found.evidence if found is not None else None, genuine=genuine))
     return tuple(verdicts), primary
 
 
@@ -165,20 +165,21 @@ def failure_print(call: Call, event: ToolCompleted) -> str:
     return fingerprint_of(call.tool, event.error_message or event.output or f"exit {event.exit_code}")
 
 
-def dispatched_record(call: Call, call_id: str, agent_id: str, cwd: str | None,
+def dispatched_record(call: Call, *, call_id: str, agent_id: str, cwd: str | None,
                       tick: int | None = None) -> CallRecord:
     """The record of a dispatched call, before its result."""
     checks, primary = checks_of(call, cwd)
     shell = call.analysis.shell if call.analysis is not None else None
-    return CallRecord(call_id, agent_id, call.tool, call.kind, call.command, shell, call.mutates, call.targets, cwd,
-                      checks, primary, dispatched=tick)
+    return CallRecord(call_id=call_id, agent_id=agent_id, tool=call.tool, kind=call.kind, command=call.command,
+                      shell=shell, mutates=call.mutates, targets=call.targets, cwd=cwd, checks=checks, primary=primary,
+                      dispatched=tick)
 
 
 def completed_record(call: Call, start: CallRecord, event: ToolCompleted, *, outcome: Outcome,
                      judgements: list[Judgement], fingerprint: str | None, tick: int | None,
                      current: bool) -> CallRecord:
     """The record of a completed call (``start``: its record at dispatch), from the tracker's judgement."""
-    checks, primary = checks_of(call, start.cwd, judgements, event.exit_code)
+    checks, primary = checks_of(call, start.cwd, judgements=judgements, exit_code=event.exit_code)
     return replace(start, checks=checks, primary=primary, outcome=outcome, exit_code=event.exit_code,
                    fingerprint=fingerprint, completed=tick, current=current)
 
@@ -188,7 +189,7 @@ def call_record(dispatched: ToolDispatched, completed: ToolCompleted | None = No
     """The record a tracker makes of this one call, on its own: its kind, what it may change and — with
     its result — its outcome and the verdict on each check (no ticks: order is a tracker's)."""
     call = interpret(dispatched.tool, dispatched.arguments, dispatched.shell, config or _DEFAULT)
-    start = dispatched_record(call, dispatched.call_id, dispatched.agent_id, dispatched.cwd)
+    start = dispatched_record(call, call_id=dispatched.call_id, agent_id=dispatched.agent_id, cwd=dispatched.cwd)
     if completed is None:
         return start
     outcome, judgements = judged(call, completed)

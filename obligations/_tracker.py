@@ -87,7 +87,7 @@ class Tracker:
         """What this tracker reads a dispatched call as — its kind, command, whether it may change the
         workspace, its targets and checks — without taking it (nothing changes)."""
         call = self._interpret(event.tool, event.arguments, event.shell)
-        return dispatched_record(call, event.call_id, event.agent_id, event.cwd)
+        return dispatched_record(call, call_id=event.call_id, agent_id=event.agent_id, cwd=event.cwd)
 
     def watch(self, listener: Callable[[CallRecord], None]) -> None:
         """Call ``listener`` with the record of every completed call whose dispatch this tracker took,
@@ -237,7 +237,8 @@ class Tracker:
         if current and agent is not None and root is not None:
             self._take(agent, root, pending, event, outcome, judgements, mark)
         if self._listeners:
-            start = dispatched_record(call, pending.call_id, pending.agent_id, pending.cwd, pending.tick)
+            start = dispatched_record(call, call_id=pending.call_id, agent_id=pending.agent_id, cwd=pending.cwd,
+                                      tick=pending.tick)
             done = completed_record(call, start, event, outcome=outcome, judgements=judgements, fingerprint=mark,
                                     tick=state.tick, current=current)
             for listener in self._listeners:

@@ -175,6 +175,20 @@ def test_verdict_channel__an_ordinary_tool_costing_one_closing_request(tmp_path:
     assert len(report.consultation.attempts) == 2 and not report.consultation.budget_exhausted
 
 
+def test_verdict_channel__the_verdict_spends_no_investigation_round(tmp_path: Path) -> None:
+    """With one investigation round allowed, a verdict submitted first leaves that round for the read beside it."""
+    model = ScriptedModel([{"tool_calls": [{"name": "advisor_verdict", "arguments": {"severity": "concern",
+                                                                                     "summary": "add() subtracts."}},
+                                           {"name": "read", "arguments": {"path": "calc.py"}}]}, "Submitted."])
+    host = make_host(tmp_path, model, consult=ConsultSettings(max_rounds=1, retry_delay=0))
+    tree(host)
+    report = host.consult("root", "Review.")
+    host.close()
+    assert report.outcome == "delivered" and report.consultation is not None
+    assert [(r.tool, r.ran) for r in report.consultation.rounds] == [("advisor_verdict", True), ("read", True)]
+    assert "return a - b" in json.dumps([m.model_dump(mode="json") for m in model.requests[1].messages])
+
+
 # -- Agent-tree coverage ------------------------------------------------------------------------------
 
 def test_agent_tree_coverage__roles_come_from_the_registered_identity_not_labels(tmp_path: Path) -> None:
