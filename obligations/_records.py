@@ -22,7 +22,7 @@ field                  what it says
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import shellparse
@@ -169,19 +169,25 @@ def dispatched_record(call: Call, *, call_id: str, agent_id: str, cwd: str | Non
                       tick: int | None = None) -> CallRecord:
     """The record of a dispatched call, before its result."""
     checks, primary = checks_of(call, cwd)
-    shell = call.analysis.shell if call.analysis is not None else None
     return CallRecord(call_id=call_id, agent_id=agent_id, tool=call.tool, kind=call.kind, command=call.command,
-                      shell=shell, mutates=call.mutates, targets=call.targets, cwd=cwd, checks=checks, primary=primary,
-                      dispatched=tick)
+                      shell=_dialect(call), mutates=call.mutates, targets=call.targets, cwd=cwd, checks=checks,
+                      primary=primary, dispatched=tick)
 
 
-def completed_record(call: Call, start: CallRecord, event: ToolCompleted, *, outcome: Outcome,
-                     judgements: list[Judgement], fingerprint: str | None, tick: int | None,
+def completed_record(call: Call, event: ToolCompleted, *, agent_id: str, cwd: str | None, dispatched: int | None,
+                     outcome: Outcome, judgements: list[Judgement], fingerprint: str | None, tick: int | None,
                      current: bool) -> CallRecord:
-    """The record of a completed call (``start``: its record at dispatch), from the tracker's judgement."""
-    checks, primary = checks_of(call, start.cwd, judgements=judgements, exit_code=event.exit_code)
-    return replace(start, checks=checks, primary=primary, outcome=outcome, exit_code=event.exit_code,
-                   fingerprint=fingerprint, completed=tick, current=current)
+    """The record of a completed call, from the tracker's judgement (built whole: this runs for every result
+    a host's tracker takes, so the record at dispatch is not built first and copied)."""
+    checks, primary = checks_of(call, cwd, judgements=judgements, exit_code=event.exit_code)
+    return CallRecord(call_id=event.call_id, agent_id=agent_id, tool=call.tool, kind=call.kind,
+                      command=call.command, shell=_dialect(call), mutates=call.mutates, targets=call.targets, cwd=cwd,
+                      checks=checks, primary=primary, outcome=outcome, exit_code=event.exit_code,
+                      fingerprint=fingerprint, dispatched=dispatched, completed=tick, current=current)
+
+
+def _dialect(call: Call) -> shellparse.Shell | None:
+    return call.analysis.shell if call.analysis is not None else None
 
 
 def call_record(dispatched: ToolDispatched, completed: ToolCompleted | None = None,
@@ -189,10 +195,9 @@ def call_record(dispatched: ToolDispatched, completed: ToolCompleted | None = No
     """The record a tracker makes of this one call, on its own: its kind, what it may change and — with
     its result — its outcome and the verdict on each check (no ticks: order is a tracker's)."""
     call = interpret(dispatched.tool, dispatched.arguments, dispatched.shell, config or _DEFAULT)
-    start = dispatched_record(call, call_id=dispatched.call_id, agent_id=dispatched.agent_id, cwd=dispatched.cwd)
     if completed is None:
-        return start
+        return dispatched_record(call, call_id=dispatched.call_id, agent_id=dispatched.agent_id, cwd=dispatched.cwd)
     outcome, judgements = judged(call, completed)
     mark = failure_print(call, completed) if outcome in FAILED else None
-    return completed_record(call, start, completed, outcome=outcome, judgements=judgements, fingerprint=mark,
-                            tick=None, current=True)
+    return completed_record(call, completed, agent_id=dispatched.agent_id, cwd=dispatched.cwd, dispatched=None,
+                            outcome=outcome, judgements=judgements, fingerprint=mark, tick=None, current=True)

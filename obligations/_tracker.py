@@ -237,10 +237,9 @@ class Tracker:
         if current and agent is not None and root is not None:
             self._take(agent, root, pending, event, outcome, judgements, mark)
         if self._listeners:
-            start = dispatched_record(call, call_id=pending.call_id, agent_id=pending.agent_id, cwd=pending.cwd,
-                                      tick=pending.tick)
-            done = completed_record(call, start, event, outcome=outcome, judgements=judgements, fingerprint=mark,
-                                    tick=state.tick, current=current)
+            done = completed_record(call, event, agent_id=pending.agent_id, cwd=pending.cwd, dispatched=pending.tick,
+                                    outcome=outcome, judgements=judgements, fingerprint=mark, tick=state.tick,
+                                    current=current)
             for listener in self._listeners:
                 listener(done)
 

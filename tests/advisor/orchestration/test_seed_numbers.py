@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from advisor.errors import BudgetRefused
-from advisor.orchestration import PacketInput, TaskLimiter, TriggerInfo, build_packet, fit_packet, fit_verdict
+from advisor.orchestration import (
+    PacketInput,
+    TaskLimiter,
+    TriggerInfo,
+    build_packet,
+    fit_packet,
+    fit_verdict,
+    packet_bytes,
+)
 from advisor.orchestration._activity import Activity, keep_output
 from obligations import ToolCompleted, ToolDispatched, call_record
 from tests.advisor.orchestration.helpers import GatedModel, make_host, tree, verdict
@@ -54,12 +62,23 @@ def _packet_of(failures: int) -> dict[str, object]:
                                     trigger=TriggerInfo("manual"), question="q", activity=activity))
 
 
+def _sized(packet: dict[str, object], size: int) -> dict[str, object]:
+    """``packet`` with its question padded so that its compact UTF-8 JSON is exactly ``size`` bytes."""
+    padded = dict(packet)
+    padded["question"] = str(packet["question"]) + "q" * (size - packet_bytes(packet))
+    assert packet_bytes(padded) == size
+    return padded
+
+
 def test_a_packet_is_fitted_to_48_kb() -> None:
-    """A packet just under 48 × 1024 bytes goes as built; one just over it (and well under 64 KB) is degraded to fit."""
-    under, over = _packet_of(6), _packet_of(8)
-    assert 44 * KB < len(json.dumps(under, ensure_ascii=False, separators=(",", ":")).encode()) <= 48 * KB
-    assert 48 * KB < len(json.dumps(over, ensure_ascii=False, separators=(",", ":")).encode()) < 64 * KB
-    assert fit_packet(under).degraded == ()
+    """A packet of exactly 48 × 1024 bytes goes as built; one byte more is degraded to fit, and a packet of
+    8 failures with long outputs (well over the budget) comes out within it."""
+    under = _packet_of(6)
+    assert 44 * KB < packet_bytes(under) <= 48 * KB
+    assert fit_packet(_sized(under, 48 * KB)).degraded == ()
+    assert fit_packet(_sized(under, 48 * KB + 1)).degraded != ()
+    over = _packet_of(8)
+    assert 48 * KB < packet_bytes(over) < 64 * KB
     fitted = fit_packet(over)
     assert fitted.degraded and fitted.size <= 48 * KB
 
@@ -76,6 +95,11 @@ def test_a_verdict_keeps_the_seeds_field_budgets() -> None:
     assert all(500 < len(item.encode()) <= 512 for item in fitted["evidence"])
     assert all(1000 < len(item.encode()) <= 1 * KB for item in fitted["actions"])
     assert 3 * KB < sum(len(item.encode()) for item in fitted["validation_plan"]) <= 4 * KB
+    within_each = fit_verdict({"severity": "blocker", "summary": "s" * 1000, "diagnosis": "d" * 6000,
+                               "recommended_action": "r" * 2000, "evidence": ["e" * 500] * 16,
+                               "actions": ["a" * 1000] * 8, "validation_plan": ["p" * 500] * 8})
+    size = len(json.dumps(within_each, ensure_ascii=False, separators=(",", ":")).encode())
+    assert 15 * KB < size <= 16 * KB  # fields within their budgets, 29 KB together: cut to the whole's 16 KB
     huge = fit_verdict({"severity": "blocker", "summary": "s" * 5000, "diagnosis": "\x01" * 9000,
                         "recommended_action": "\x02" * 5000, "evidence": ["\x03" * 900] * 16,
                         "actions": ["\x04" * 2000] * 8, "validation_plan": ["\x05" * 900] * 12})

@@ -702,6 +702,28 @@ def test_enforcement__a_tool_the_host_runs_for_an_advisor_is_guarded_at_executio
     assert not after.allowed and "no live turn" in (after.reason or "")
 
 
+def test_enforcement__an_advisors_descendant_is_an_advisor_and_guarded(tmp_path: Path) -> None:
+    """A sub-agent an advisor starts is an advisor whatever role it is registered with: it takes no lease as a
+    worker would, and is allowed no tool without a consultation of its own (not even `read`)."""
+    model = GatedModel(verdict())
+    host = make_host(tmp_path, model)
+    tree(host)
+    thread = threading.Thread(target=lambda: host.consult("root", "Review."))
+    thread.start()
+    _wait(model.arrived.is_set, "the consultation did not start")
+    child = next(r.child_id for r in rows(tmp_path) if r.event == "dispatched")
+    assert child is not None
+    helper = host.register_agent("helper", "local-subagent", child, visible_tools=["bash", "read"])
+    refused = [host.on_tool_dispatched("helper", f"h{n}", tool, arguments)
+               for n, (tool, arguments) in enumerate((("bash", {"command": "touch pwned"}), ("read", {"path": "x"})))]
+    model.release.set()
+    thread.join(30)
+    host.close()
+    assert helper.role == "advisor"
+    assert [a.allowed for a in refused] == [False, False]
+    assert all("no live consultation" in (a.reason or "") for a in refused)
+
+
 # -- What must hold whatever breaks (restore, cleanup, pinning, sessions) -----------------------------------
 
 class _BreaksOnce(ScriptedModel):
