@@ -258,6 +258,52 @@ def test_every_exception_lives_in_its_packages_errors_module(name: str) -> None:
     assert strays == []
 
 
+JUDGES = {"shellparse": {"analyze", "parse", "failure_evidence", "not_run_evidence", "covers", "rewrite_evidence",
+                         "marker_family"},
+          "obligations": {"classify", "shell_command", "fingerprint", "normalize", "closes_by"}}
+"""The functions that judge a command or a tool call: the tracker calls them, everything above reads its record."""
+SHOWS_AN_ANALYSIS = {"advisor.cli._check"}
+"""``witness check``, whose whole answer is shellparse's analysis of a command line."""
+
+
+def judging_imports(module: str, source: str) -> list[str]:
+    """The judging functions ``source`` (the module ``module``) imports or calls through its package."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module in JUDGES:
+            found += [f"{module}: {node.module}.{a.name}" for a in node.names if a.name in JUDGES[node.module]]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.attr in JUDGES.get(node.value.id, ()):
+            found.append(f"{module}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_nothing_above_the_tracker_judges_a_tool_call_again() -> None:
+    """One judge per fact: no advisor module reads a command or a result itself (its kind, its checks, its outcome,
+    its fingerprint); each reads the tracker's ``CallRecord`` and reports; ``witness check`` alone shows an analysis."""
+    found = []
+    for path in sorted((ROOT / "advisor").rglob("*.py")):
+        module = _module_name(path)
+        if module not in SHOWS_AN_ANALYSIS:
+            found += judging_imports(module, path.read_text(encoding="utf-8"))
+    assert found == []
+    assert sorted(judging_imports("m", "import obligations\nobligations.classify(c)\nfrom shellparse import analyze")) \
+        == ["m: obligations.classify", "m: shellparse.analyze"]
+
+
+def test_positional_construction_only_where_its_benchmark_row_keeps_it() -> None:
+    """Named tuples are built by keyword; a module that builds them positionally (``tuple.__new__``, skipping the
+    generated constructor) is one whose row in ``benchmarks/construct_bench.py`` shows it pays."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        construct_bench = importlib.import_module("construct_bench")
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    positional = sorted(_module_name(path).rsplit(".", 1)[1] for name in PACKAGES
+                        for path in (ROOT / name).rglob("*.py") if "tuple.__new__" in path.read_text(encoding="utf-8"))
+    assert positional == sorted(construct_bench.MODULES)
+
+
 def test_every_lazy_package_loads_through_one_table() -> None:
     """A package that loads names on first use does it one way: a module ``__getattr__`` reading its ``_LAZY``
     table (which the import-graph test reads), and every name the table lists is public and loads."""
