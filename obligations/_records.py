@@ -22,8 +22,7 @@ field                  what it says
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import shellparse
 
@@ -45,8 +44,7 @@ FAILED: frozenset[Outcome] = frozenset({"validation-failure", "unknown-failure"}
 """The outcomes that are failures (of a check, or of anything else): the ones fingerprinted."""
 
 
-@dataclass(frozen=True, slots=True)
-class CheckVerdict:
+class CheckVerdict(NamedTuple):
     """One check a command runs, and what the command's result says about it."""
 
     check: shellparse.Check
@@ -73,9 +71,9 @@ class CheckVerdict:
         return self.check.witness_eligible
 
 
-@dataclass(frozen=True, slots=True)
-class CallRecord:
-    """What the tracker reads one tool call as (see the module docstring)."""
+class CallRecord(NamedTuple):
+    """What the tracker reads one tool call as (see the module docstring). A named tuple: one is built for
+    every call a host's tracker takes, and a frozen dataclass of these fields costs several times as much."""
 
     call_id: str
     """The host's identifier of the call."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -21,7 +20,7 @@ def tool(seq: int, command: str, exit_code: int, output: str = "", tool_name: st
     judged = call_record(ToolDispatched(call_id=call_id, tool=tool_name, arguments=arguments),
                          ToolCompleted(call_id=call_id, exit_code=exit_code, output=output))
     row = Activity(seq, "tool", call_id=call_id, tool=tool_name, arguments=arguments,
-                   record=replace(judged, dispatched=seq, completed=seq + 1))
+                   record=judged._replace(dispatched=seq, completed=seq + 1))
     keep_output(row, output)
     return row
 

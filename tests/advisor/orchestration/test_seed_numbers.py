@@ -7,7 +7,6 @@ plan, 16 KB in all); a negative budget is unlimited and 0 disables; an unknown t
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -34,7 +33,7 @@ def _failed(seq: int) -> Activity:
     judged = call_record(ToolDispatched(call_id=call_id, tool="Bash", arguments=arguments),
                          ToolCompleted(call_id=call_id, exit_code=1, output=f"FAILED test_{seq}"))
     row = Activity(seq, "tool", call_id=call_id, tool="Bash", arguments=arguments,
-                   record=replace(judged, dispatched=seq, completed=seq + 1))
+                   record=judged._replace(dispatched=seq, completed=seq + 1))
     keep_output(row, f"FAILED test_{seq}")
     return row
 
