@@ -72,6 +72,9 @@ class Tracker:
         self._ids: dict[tuple[str, int, str, str | None], str] = {}
         """Item ids already made (a hash each): a failing check fails again and again."""
         self._listeners: list[Callable[[CallRecord], None]] = []
+        self._read: tuple[ToolDispatched, Call] | None = None
+        """The call :meth:`interpret` read last: a host asks before it hands the same event on, and the
+        dispatch takes that reading instead of making it again."""
 
     @property
     def tick(self) -> int:
@@ -87,6 +90,7 @@ class Tracker:
         """What this tracker reads a dispatched call as — its kind, command, whether it may change the
         workspace, its targets and checks — without taking it (nothing changes)."""
         call = self._interpret(event.tool, event.arguments, event.shell)
+        self._read = (event, call)
         return dispatched_record(call, call_id=event.call_id, agent_id=event.agent_id, cwd=event.cwd)
 
     def watch(self, listener: Callable[[CallRecord], None]) -> None:
@@ -197,7 +201,9 @@ class Tracker:
     def _dispatched(self, event: ToolDispatched) -> None:
         state = self._state
         agent = self._agent(event.agent_id)
-        call = self._interpret(event.tool, event.arguments, event.shell)
+        read, self._read = self._read, None
+        call = read[1] if read is not None and read[0] is event else self._interpret(event.tool, event.arguments,
+                                                                                     event.shell)
         root = self._agent(agent.root)
         state.pending[event.call_id] = Pending(event.call_id, agent.id, root.id, root.life, root.task, state.tick,
                                                call, event.cwd)
