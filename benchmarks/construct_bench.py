@@ -26,8 +26,7 @@ import shellparse
 from shellparse import Shell
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("_analysis", "_bash", "_flat", "_identify", "_model", "_offsets", "_pwsh", "_reasons", "_shells",
-           "_wrappers")
+MODULES = ("_analysis", "_bash", "_flat", "_identify", "_model", "_offsets", "_reasons")
 """The modules that build named tuples with ``_new``."""
 
 
