@@ -16,6 +16,9 @@
     │                                               the verdict rules
     ├── WorkspaceError(AdvisorError, ValueError)    the workspace given to the investigation tools
     │                                               is not a directory
+    ├── ToolFailure(AdvisorError, RuntimeError)     an investigation tool call that cannot be carried
+    │                                               out (a refused path, a bad pattern); caught by the
+    │                                               tools: its message is the advisor's error result
     ├── LedgerTooLarge(AdvisorError, ValueError)    even trimmed, the ledger exceeds its token
     │                                               budget: the consultation is skipped
     ├── ConsultationNotFound(AdvisorError, LookupError)
@@ -23,6 +26,9 @@
     │                                               the prefix names several)
     ├── SessionNotFound(AdvisorError, LookupError)  ``witness mcp``: no transcript is known to hold
     │                                               the call (it is answered from no session's)
+    ├── Unjudged(AdvisorError, ValueError)          a Stop hook cannot judge the stopping agent's
+    │                                               work (no transcript, one it cannot read); the
+    │                                               hook allows the stop and says why
     ├── OrchestrationError(AdvisorError, RuntimeError)
     │   │                                           ``AdvisorHost`` refuses a lifecycle call
     │   ├── UnknownAgent(OrchestrationError, KeyError)
@@ -33,8 +39,15 @@
     │   ├── StepRefused(OrchestrationError, PermissionError)
     │   │                                           an advisor step without a live activation
     │   │                                           (or with a foreign message in its batch)
-    │   └── ToolNotPermitted(OrchestrationError, PermissionError)
-    │                                               an advisor tool outside its ceiling
+    │   ├── ToolNotPermitted(OrchestrationError, PermissionError)
+    │   │                                           an advisor tool outside its ceiling
+    │   ├── BudgetRefused(OrchestrationError, PermissionError)
+    │   │                                           the task tree's budget cannot cover one more
+    │   │                                           consultation (a refusal report, never raised out)
+    │   └── TurnRefused(OrchestrationError, PermissionError)
+    │                                               a consultation turn refused before dispatch
+    │                                               (coverage, model, continuation, lease …); the
+    │                                               host answers it as a ``refused`` report
     └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out;
         │                                           each carries its HTTP status and error code
         ├── BadRequest(GatewayError, ValueError)    the client's fault: malformed JSON, unknown
@@ -58,6 +71,7 @@ __all__ = [
     "AdvisorError",
     "BadRequest",
     "BudgetExceeded",
+    "BudgetRefused",
     "ConfigError",
     "ConsultationNotFound",
     "GatewayError",
@@ -69,7 +83,10 @@ __all__ = [
     "RegistrationError",
     "SessionNotFound",
     "StepRefused",
+    "ToolFailure",
     "ToolNotPermitted",
+    "TurnRefused",
+    "Unjudged",
     "UnknownAgent",
     "UpstreamFailed",
     "UpstreamTimeout",
@@ -118,6 +135,20 @@ class LedgerTooLarge(AdvisorError, ValueError):
     token budget: the task and the most recent work alone are too large to consult on."""
 
 
+class ToolFailure(AdvisorError, RuntimeError):
+    """An investigation tool call that cannot be carried out (a refused path, a bad pattern …); its message
+    is the error result the advisor sees."""
+
+
+class Unjudged(AdvisorError, ValueError):
+    """A Stop hook cannot judge the stopping agent's work; the message says why (the stop is allowed)."""
+
+    def __init__(self, message: str, *, unreadable: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
+        """The transcript is no session a reader knows: the user is told nothing was checked."""
+
+
 class ConsultationNotFound(AdvisorError, LookupError):
     """No consultation in the log has the id asked for, or the prefix given names several."""
 
@@ -152,6 +183,19 @@ class StepRefused(OrchestrationError, PermissionError):
 class ToolNotPermitted(OrchestrationError, PermissionError):
     """An advisor tool call outside the advisor's ceiling (pinned ceiling ∩ the root's current
     policy ∩ what the requester can see), or a tool never granted to advisors at all."""
+
+
+class BudgetRefused(OrchestrationError, PermissionError):
+    """The task tree's budget cannot cover one more consultation (the total or the agent's manual cap)."""
+
+
+class TurnRefused(OrchestrationError, PermissionError):
+    """A consultation turn refused before dispatch: nothing was sent, spent or held."""
+
+    def __init__(self, message: str, *, backoff: bool = False) -> None:
+        super().__init__(message)
+        self.backoff = backoff
+        """An automatic trigger that failed this way backs off before it is tried again."""
 
 
 class GatewayError(AdvisorError, RuntimeError):

@@ -72,6 +72,10 @@ HostMessageKind = Literal["hook-feedback", "extension"]
 (a Stop hook's block reason) handed to the agent; ``extension`` a message an extension of the
 host added (Pi's ``custom_message``)."""
 
+ROOT_AGENT = "root"
+"""The id of an agent no event names: the session's own agent, the root of its tree. Every host,
+reader and hook state of witness names it so."""
+
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 EXCLUDED_OUTCOMES: tuple[ExcludedOutcome, ...] = get_args(ExcludedOutcome)
 ITEM_KINDS: tuple[ItemKind, ...] = get_args(ItemKind)

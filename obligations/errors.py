@@ -12,6 +12,8 @@
     │                                                 an event (a dict: read it with event_from_dict)
     ├── MalformedEntry(ObligationsError, ValueError)  one transcript entry of the wrong shape; the
     │                                                 readers skip and count its line, never stop
+    ├── NoSuchCall(ObligationsError, ValueError)      a session cut after its N-th tool call
+    │                                                 (``until_call``) that has fewer calls
     └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot that cannot be restored
         └── SnapshotVersionError(SnapshotError)       written by a tracker of another snapshot version
 
@@ -27,6 +29,7 @@ import os
 __all__ = [
     "InvalidConfig",
     "MalformedEntry",
+    "NoSuchCall",
     "NotATranscript",
     "NotAnEvent",
     "ObligationsError",
@@ -85,3 +88,14 @@ class SnapshotVersionError(SnapshotError):
         self.expected = expected
         """The version this tracker reads."""
         super().__init__(f"unsupported snapshot version {found!r} (this tracker reads {expected})")
+
+
+class NoSuchCall(ObligationsError, ValueError):
+    """A session asked to end after its ``N``-th tool call has fewer calls than that."""
+
+    def __init__(self, wanted: int, found: int) -> None:
+        super().__init__(f"the session has only {found} tool call(s), not {wanted}")
+        self.wanted = wanted
+        """The call asked for."""
+        self.found = found
+        """How many calls the session's own agent made."""

@@ -37,6 +37,7 @@ from ._traps import trap_of
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
 from ._wrappers import SHELL_PROGRAMS, Nested, Unwrapped, program_name, unwrap
 from ._writes import Written, linked, program_writes, redirect_written, rewritten, startup_written
+from .errors import WorkExhausted
 
 _new = tuple.__new__
 _COMPOUND_NAMES: dict[CommandKind, str] = {
@@ -74,10 +75,6 @@ statement takes two characters at least, and the analysis visits each once, exce
 called functions (:data:`_CALLS` calls at most): a command that needs more is refused
 (``unreadable``), so that the time and memory of any analysis stay linear in its length."""
 WORK_BASE = 10_000
-
-
-class WorkExhausted(Exception):
-    """The analysis of one command needed more work than its budget (see :data:`WORK_PER_CHARACTER`)."""
 
 
 class Analyzer:

@@ -60,8 +60,8 @@ def stdin_script(command: Command, shell: Nested, text: str, frame: Frame | None
 
 
 def _read(shell: Nested, text: str, positions: list[int]) -> Nested:
-    """``shell`` reading ``text`` (``shell._replace(text=…, positions=…, stdin=False)``, built directly)."""
-    return tuple.__new__(Nested, (text, positions, shell.shell, shell.via, shell.options, False))
+    """``shell`` reading ``text`` instead of its standard input."""
+    return Nested(text=text, positions=positions, shell=shell.shell, via=shell.via, options=shell.options, stdin=False)
 
 
 def _feeds_stdin(redirect: Redirect) -> bool:

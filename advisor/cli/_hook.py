@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 import sys
 
-from advisor.hosts import MAX_INPUT_BYTES, answer_hook
+from advisor.hosts import answer_hook
+from advisor.hosts._constants import DEADLINE_VARIABLE, DEFAULT_DEADLINE, MAX_INPUT_BYTES, REVIEW_DEADLINE, REVIEW_FLAG
 
 from ._exits import ExitCode
 from ._output import Output
@@ -25,19 +26,16 @@ if TYPE_CHECKING:
     import click
 
 USAGE = "usage: witness hook claude-code|codex [--review] < hook-input.json"
-_DEFAULT_DEADLINE = 20.0
-_REVIEW_DEADLINE = 150.0  # advisor.hosts' REVIEW_DEADLINE, not imported: this path loads almost nothing
-REVIEW = "--review"
 
 
 def run_hook(args: list[str]) -> int:
     """Answer the hook call on standard input; print the answer. Always exit status 0."""
     err: TextIO = Output(sys.stderr)  # type: ignore[assignment]  # only `write` is used: failures are swallowed
     try:
-        review = REVIEW in args
-        deadline = _deadline(_REVIEW_DEADLINE if review else _DEFAULT_DEADLINE)
+        review = REVIEW_FLAG in args
+        deadline = _deadline(REVIEW_DEADLINE if review else DEFAULT_DEADLINE)
         _arm(deadline, err)
-        host = _host([arg for arg in args if arg != REVIEW], err)
+        host = _host([arg for arg in args if arg != REVIEW_FLAG], err)
         raw = _read_input(err)
         answer = answer_hook(host, raw, err, until=_now() + deadline, review=review) \
             if host and raw is not None else ""
@@ -77,7 +75,7 @@ def _read_input(err: TextIO) -> bytes | None:
 def _deadline(default: float) -> float:
     """``WITNESS_HOOK_DEADLINE`` (a bad value is reported by the Stop logic; ``default`` guards here)."""
     try:
-        seconds = float(os.environ.get("WITNESS_HOOK_DEADLINE") or default)
+        seconds = float(os.environ.get(DEADLINE_VARIABLE) or default)
     except ValueError:
         return default
     return seconds if 0 < seconds < float("inf") else default

@@ -24,15 +24,21 @@ transcript, an agent the transcript does not have).
 DEFAULT_QUESTION = "What should the agent do next?"
 
 
-def run_packet(path: str, upto: int | None, agent: str | None, question: str, as_json: bool, out: IO[str]) -> int:
+def run_packet(path: str, upto: int | None, agent: str | None, question: str, as_json: bool, out: IO[str],
+               err: IO[str]) -> int:
     """Replay, build, print; the exit status."""
     from advisor.errors import UnknownAgent
-    from advisor.orchestration import AdvisorHost, replay
+    from advisor.orchestration import AdvisorHost, feed_session
+    from obligations import NoSuchCall, until_call
     from obligations.sources import open_transcript
 
     transcript = open_transcript(path)
     with AdvisorHost(None, log=False, run_log=False) as host:
-        agents = replay(host, transcript.events(), upto=upto)
+        try:
+            agents = feed_session(host, until_call(transcript.events(), upto))
+        except NoSuchCall as problem:
+            err.write(printable(f"witness packet: --upto {upto}: {problem}\n"))
+            return ExitCode.USAGE
         chosen = agent or (agents[0] if agents else "root")
         if chosen not in agents:
             raise UnknownAgent(f"{path} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
@@ -55,7 +61,8 @@ def command() -> click.Command:
     @click.command("packet", context_settings=_options.context_settings(), epilog=EPILOG)
     @click.argument("transcript", type=click.Path(exists=True, dir_okay=False))
     @click.option("--upto", type=click.IntRange(min=1), default=None,
-                  help="Replay only up to the N-th tool result, as if the session ended there.")
+                  help="Build it as if the session had ended after its N-th tool call (as `witness consult "
+                       "--upto` does).")
     @click.option("--agent", default=None, help="The agent whose packet to build (default: the first root).")
     @click.option("--question", default=DEFAULT_QUESTION, show_default=True, help="The question the packet carries.")
     @click.option("--json", "as_json", is_flag=True, help="Print the packet exactly as sent (compact JSON).")
@@ -68,6 +75,6 @@ def command() -> click.Command:
         """
         import sys
 
-        return run_packet(transcript, upto, agent, question, as_json, sys.stdout)
+        return run_packet(transcript, upto, agent, question, as_json, sys.stdout, sys.stderr)
 
     return packet

@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
 from advisor.models import ImagePart, ImageType
 from obligations import redact
 

@@ -22,9 +22,9 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field
 from wcmatch import fnmatch, glob
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._walk import Walk, WalkBounds
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
 from obligations import redact, redact_line
 
 MAX_MATCHES = 200

@@ -22,9 +22,8 @@ from pathlib import Path, PurePosixPath
 
 from wcmatch import fnmatch, glob
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._files import LinkIndex, read_regular
-from advisor.errors import WorkspaceError
+from advisor.errors import ToolFailure, WorkspaceError
 
 DEFAULT_DENY: tuple[str, ...] = (
     ".env", ".env.*", ".netrc", "_netrc", ".npmrc", ".yarnrc.yml", ".pypirc", ".git-credentials", ".pgpass",

@@ -29,7 +29,7 @@ from advisor.gateway._upstream import Upstream
 from advisor.gateway._usage import total_usage
 
 
-class Outcome:
+class LoopResult:
     """What the loop produced: the response and what the advisors did."""
 
     def __init__(self, completion: dict[str, Any], advisors: Advisors) -> None:
@@ -39,7 +39,7 @@ class Outcome:
         """The advisors' use counts and usage."""
 
 
-async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySettings) -> Outcome:
+async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySettings) -> LoopResult:
     """Run the request's loop to its answer. Raises :class:`~advisor.errors.GatewayError`."""
     advisors = Advisors(request.tools, outer_model=request.model, upstream=upstream, settings=settings,
                         ledger_cuts=request.ledger_cuts)
@@ -58,7 +58,7 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
         calls = [call for call in message.get("tool_calls") or () if isinstance(call, dict)]
         ours = [call for call in calls if request.tools.advisor(_name(call)) is not None]
         if not ours:
-            return Outcome(_finish(completion, rounds, usages, advisors), advisors)
+            return LoopResult(_finish(completion, rounds, usages, advisors), advisors)
         if number == settings.max_rounds:
             raise UpstreamFailed(f"the upstream model kept calling advisors past {settings.max_rounds} follow-up "
                                  "rounds", code="server_tool_rounds_exceeded")
@@ -73,7 +73,7 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
         if theirs:
             rounds.append(TraceRound(calls=traced, merge=True))
             message["tool_calls"] = theirs
-            return Outcome(_finish(completion, rounds, usages, advisors), advisors)
+            return LoopResult(_finish(completion, rounds, usages, advisors), advisors)
         content = message.get("content")
         turn = TraceRound(content=content if isinstance(content, str) else None, calls=traced)
         rounds.append(turn)

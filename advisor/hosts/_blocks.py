@@ -2,7 +2,7 @@
 
 Hosts do not reliably report ``stop_hook_active`` (Claude Code has sent ``false`` across re-fires
 of one turn), so the hook counts its own blocks: one small JSON file per host and session under
-``$WITNESS_HOME/hooks/`` (see :mod:`._state`), holding a count per agent (the session's main agent and each
+``$WITNESS_HOME/hooks/`` (see :mod:`._state`), holding a count per agent (the session's own agent, ``root``, and each
 sub-agent), each for the task it was counted in. A sub-agent's stops never spend its parent's
 budget, and a parent and a sub-agent in different tasks never reset each other's counts.
 
@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ._constants import ROOT_AGENT
 from ._state import session_file, state_dir, write_state
 
 LOCK_TIMEOUT = 5.0
@@ -24,7 +25,9 @@ LOCK_TIMEOUT = 5.0
 milliseconds)."""
 AGENTS_KEPT = 64
 """Agents whose counts a session's file keeps; the longest unchanged are forgotten first."""
-_VERSION = 2
+_VERSION = 3
+_MIGRATED = {2: {"main": ROOT_AGENT}}
+"""Agent names an older file version used, by version: version 2 named the session's agent ``main``."""
 
 
 class BlockKey(NamedTuple):
@@ -35,7 +38,7 @@ class BlockKey(NamedTuple):
     session: str
     """The host's session id."""
     agent: str
-    """``main`` for the session's agent, else the sub-agent's id."""
+    """``root`` for the session's agent (``obligations.ROOT_AGENT``), else the sub-agent's id."""
     task: str
     """The agent's current task, as the replay of its transcript names it."""
 
@@ -83,9 +86,11 @@ def _read(path: Path) -> dict[str, dict[str, Any]]:
         state = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
         return {}
-    agents = state.get("agents") if isinstance(state, dict) and state.get("version") == _VERSION else None
+    version = state.get("version") if isinstance(state, dict) else None
+    agents = state.get("agents") if version == _VERSION or version in _MIGRATED else None
     if not isinstance(agents, dict):
         return {}
-    return {name: entry for name, entry in agents.items() if isinstance(entry, dict)
+    renamed: dict[str, str] = _MIGRATED.get(version, {}) if isinstance(version, int) else {}
+    return {renamed.get(str(name), str(name)): entry for name, entry in agents.items() if isinstance(entry, dict)
             and isinstance(entry.get("task"), str) and isinstance(entry.get("blocks"), int)}
 

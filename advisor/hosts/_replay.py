@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
+from advisor.errors import Unjudged
 from obligations import AgentSpawned, AssistantMessage, Event, NotATranscript, ToolDispatched, Tracker, TrackerConfig
 from obligations.sources import file_kind, open_transcript
 from shellparse import Policy
@@ -49,16 +50,7 @@ class Replayed:
     """The transcript replayed."""
 
 
-class Unjudged(Exception):
-    """The stopping agent's work cannot be judged; the message says why (the stop is allowed)."""
-
-    def __init__(self, message: str, *, unreadable: bool = False) -> None:
-        super().__init__(message)
-        self.unreadable = unreadable
-        """The transcript is no session a reader knows: the user is told nothing was checked."""
-
-
-def replay(payload: StopInput, policy: Policy, until: float, err: TextIO) -> Replayed:
+def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO) -> Replayed:
     """Replay the stopping agent's work (waiting, until the monotonic time ``until`` at most, for a
     transcript that lags). Raises ``Unjudged`` when it cannot be judged."""
     select: str | None = None

@@ -27,11 +27,7 @@ from advisor.errors import ConfigError
 from obligations import REMINDER_BUDGET
 from shellparse import POLICIES, Policy
 
-DEFAULT_DEADLINE = 20.0
-"""Seconds a hook call may take by default: well inside the hosts' 60 s hook time-out."""
-REVIEW_DEADLINE = 150.0
-"""Seconds a call of ``witness hook … --review`` may take by default: a completion review waits for a model
-(the documented settings give the hook 180 s)."""
+from ._constants import DEADLINE_VARIABLE, DEFAULT_DEADLINE, REVIEW_DEADLINE
 
 
 class HookSettings(NamedTuple):
@@ -76,7 +72,7 @@ def blocks_allowed(env: Mapping[str, str]) -> int:
 
 def deadline(env: Mapping[str, str], default: float | None = None) -> float:
     """``WITNESS_HOOK_DEADLINE`` (``default`` when it is not set, else :data:`DEFAULT_DEADLINE`)."""
-    value = env.get("WITNESS_HOOK_DEADLINE", "").strip()
+    value = env.get(DEADLINE_VARIABLE, "").strip()
     if not value:
         return DEFAULT_DEADLINE if default is None else default
     try:

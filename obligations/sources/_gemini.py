@@ -55,7 +55,7 @@ from .._vocabulary import ErrorCode
 from ..errors import NotATranscript
 from ._common import Bounded, Stamp, error_code, exit_status, kind_of, string
 from ._lines import raw_lines
-from ._replay import counted, replay
+from ._replay import counted, read_events
 from ._report import TranscriptReport
 
 GEMINI_SHELL_TOOLS = frozenset({"run_shell_command"})
@@ -305,7 +305,7 @@ def read(path: Path, report: TranscriptReport) -> Iterator[Event]:
     if _one_document(path):
         yield from _read_document(path, report)
         return
-    yield from replay(path, report, GeminiReader(path, report), plan(path))
+    yield from read_events(path, report, GeminiReader(path, report), plan(path))
 
 
 def _one_document(path: Path) -> bool:

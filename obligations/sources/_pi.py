@@ -71,7 +71,7 @@ from ._common import (
 )
 from ._entry_types import PI_TYPES
 from ._lines import parse_line, raw_lines
-from ._replay import replay
+from ._replay import read_events
 from ._report import TranscriptReport
 
 KNOWN_TYPES = PI_TYPES
@@ -118,7 +118,7 @@ def read(path: Path, report: TranscriptReport) -> Iterator[Event]:
     except OSError as error:
         report.error = f"reading stopped: {error.strerror or error}"
         return
-    yield from replay(path, report, PiReader(path, report), plan.keeps, plan.last_line)
+    yield from read_events(path, report, PiReader(path, report), plan.keeps, plan.last_line)
 
 
 def plan_branch(path: Path) -> Plan:

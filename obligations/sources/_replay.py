@@ -42,7 +42,7 @@ class Reader(Protocol):
 Select = Callable[[int, dict[str, Any]], bool]
 
 
-def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select | None = None,
+def read_events(path: Path, report: TranscriptReport, reader: Reader, select: Select | None = None,
            last_line: int | None = None, once: str | None = None) -> Iterator[Event]:
     """Stream ``path`` through ``reader``. ``select`` says which entries to replay (the others are
     counted as abandoned); lines after ``last_line`` are not read. With ``once`` (the name of the

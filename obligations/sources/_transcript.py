@@ -37,34 +37,34 @@ class Transcript:
         if self.format == "claude-code":
             from ._claude import ClaudeReader
             from ._claude_branch import plan
-            from ._replay import replay
+            from ._replay import read_events
 
-            return replay(self.path, report, ClaudeReader(self.path, report), plan(self.path), once="uuid")
+            return read_events(self.path, report, ClaudeReader(self.path, report), plan(self.path), once="uuid")
         if self.format == "codex":
             from ._codex import CodexReader
-            from ._replay import replay
+            from ._replay import read_events
 
-            return replay(self.path, report, CodexReader(self.path, report))
+            return read_events(self.path, report, CodexReader(self.path, report))
         if self.format == "copilot":
             from . import _copilot
-            from ._replay import replay
+            from ._replay import read_events
 
             reader = _copilot.CopilotReader(self.path, report)
-            return replay(self.path, report, reader, _copilot.plan(self.path), once="id")
+            return read_events(self.path, report, reader, _copilot.plan(self.path), once="id")
         if self.format == "gemini":
             from . import _gemini
 
             return _gemini.read(self.path, report)
         if self.format == "qwen":
             from . import _qwen
-            from ._replay import replay
+            from ._replay import read_events
 
-            return replay(self.path, report, _qwen.QwenReader(self.path, report), _qwen.plan(self.path), once="uuid")
+            return read_events(self.path, report, _qwen.QwenReader(self.path, report), _qwen.plan(self.path), once="uuid")
         if self.format == "droid":
             from ._droid import DroidReader
-            from ._replay import replay
+            from ._replay import read_events
 
-            return replay(self.path, report, DroidReader(self.path, report), once="id")
+            return read_events(self.path, report, DroidReader(self.path, report), once="id")
         from . import _pi
 
         return _pi.read(self.path, report)

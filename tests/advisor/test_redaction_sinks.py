@@ -15,12 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Investigation, consult
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult
 from advisor.gateway import forwarded
 from advisor.ledger import Ledger
-from advisor.models import ScriptedModel, ToolCall, UserMessage
+from advisor.models import ChatUser, ScriptedModel, ToolCall
 from advisor.models._failures import unreadable
 from advisor.orchestration import AdvisorHost, HostSettings, RunLog
+from advisor.prompt import AdvisorPrompt
 from obligations import Event, HostMessage, ToolCatalogue, ToolInfo
 from tests.advisor.ledger.builders import advice, ask, call, compaction, round_, say, user
 from tests.support.secrets import SEEDED
@@ -157,10 +158,10 @@ def test_no_piece_of_a_secret_reaches_a_model_or_the_log_whoever_built_the_promp
     (tmp_path / "notes.txt").write_text(f"token: {SECRET}\n")
     model = ScriptedModel([{"tool_calls": [{"name": "read", "arguments": {"path": "notes.txt"}}]},
                            f"Severity: concern\nRotate {SECRET} now."])
-    prompt = AdvisorPrompt(system="advise", messages=(UserMessage(f"the key is {SECRET}"),))
+    prompt = AdvisorPrompt(system="advise", messages=(ChatUser(f"the key is {SECRET}"),))
     book = ConsultationLog(tmp_path / "log")
     settings = ConsultSettings(retry_delay=0)
-    asyncio.run(consult(prompt, model, investigation=Investigation(tmp_path, settings=settings), log=book))
+    book.keep(asyncio.run(consult(prompt, model, investigation=Investigation(tmp_path, settings=settings))))
     sent = "".join(request.model_dump_json() for request in model.requests)
     assert pieces(sent) == [] and "[REDACTED:" in sent
     written = book.path.read_text()

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Investigation, consult
-from advisor.models import ModelConfig, Provider, UserMessage, make_model
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult
+from advisor.models import ChatUser, ModelConfig, Provider, make_model
 from advisor.models import ToolCall as ModelToolCall
+from advisor.prompt import AdvisorPrompt
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply, ToolCall
 from tests.support.secrets import SEEDED
@@ -31,13 +32,13 @@ def _consult(tmp_path: Path, server: ModelServer, provider: Provider) -> Consult
     url = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     model = make_model(ModelConfig(provider=provider, model="scripted-test-double", base_url=url, max_retries=0))
     settings = ConsultSettings(retry_delay=0)
-    prompt = AdvisorPrompt(system="advise", messages=(UserMessage("look at shot.png"),),
+    prompt = AdvisorPrompt(system="advise", messages=(ChatUser("look at shot.png"),),
                            tools=Investigation(tmp_path, settings=settings).declarations())
     book = ConsultationLog(tmp_path / "log")
 
     async def run() -> None:
         try:
-            await consult(prompt, model, investigation=Investigation(tmp_path, settings=settings), log=book)
+            book.keep(await consult(prompt, model, investigation=Investigation(tmp_path, settings=settings)))
         finally:
             await model.aclose()
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.consult import DEFAULT_DENY, ToolFailure, Workspace, session_workspace
-from advisor.errors import WorkspaceError
+from advisor.consult import DEFAULT_DENY, Workspace, session_workspace
+from advisor.errors import ToolFailure, WorkspaceError
 
 
 @pytest.fixture
