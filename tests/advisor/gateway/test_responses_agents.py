@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from agents import Agent, ModelSettings, OpenAIResponsesModel, RunConfig, Runner
 from openai import AsyncOpenAI
+from pydantic import BaseModel
 
 from tests.advisor.gateway.harness import GatewayServer
 from tests.advisor.gateway.helpers import advisor
@@ -17,9 +18,26 @@ from tests.support.script import Reply, ToolCall
 ADVISED = ModelSettings(extra_body={"tools": [advisor(model="adv")]}, store=False)
 
 
-def _agent(client: AsyncOpenAI) -> Agent[Any]:
-    return Agent(name="executor", instructions="Plan carefully.", model_settings=ADVISED,
+class Plan(BaseModel):
+    """An agent's typed output."""
+
+    steps: list[str]
+    risky: bool
+
+
+def _agent(client: AsyncOpenAI, output_type: type[Any] | None = None) -> Agent[Any]:
+    return Agent(name="executor", instructions="Plan carefully.", model_settings=ADVISED, output_type=output_type,
                  model=OpenAIResponsesModel(model="gpt-test", openai_client=client))
+
+
+async def _run(agent: Agent[Any], history: Any, *, streamed: bool) -> Any:
+    config = RunConfig(tracing_disabled=True)
+    if not streamed:
+        return await Runner.run(agent, history, run_config=config)
+    result = Runner.run_streamed(agent, history, run_config=config)
+    async for _ in result.stream_events():
+        pass
+    return result
 
 
 def _script(model_server: ModelServer, answer: str) -> None:
@@ -32,15 +50,9 @@ def test_an_agent_gets_the_advised_answer(gateway: GatewayServer, model_server: 
     """Runner.run (and run_streamed) over the gateway: the advisor runs server-side, the agent's final output
     holds the executor's answer, and its next turn replays the advice without consulting again."""
     _script(model_server, "Migrate in two steps.")
-    config = RunConfig(tracing_disabled=True)
 
     async def run(agent: Agent[Any], history: Any) -> Any:
-        if not streamed:
-            return await Runner.run(agent, history, run_config=config)
-        result = Runner.run_streamed(agent, history, run_config=config)
-        async for _ in result.stream_events():
-            pass
-        return result
+        return await _run(agent, history, streamed=streamed)
 
     async def conversation() -> tuple[Any, Any]:
         async with AsyncOpenAI(base_url=gateway.base_url, api_key="client-key", max_retries=0) as client:
@@ -48,7 +60,7 @@ def test_an_agent_gets_the_advised_answer(gateway: GatewayServer, model_server: 
 
     async def turns(agent: Agent[Any]) -> tuple[Any, Any]:
         first = await run(agent, "Plan the migration of the orders table.")
-        assert str(first.final_output).endswith("Migrate in two steps.")
+        assert first.final_output == "Migrate in two steps."
         assert model_server.requests[1].model == "adv"
         model_server.reset()
         model_server.enqueue(Reply(text="Step one is the shadow table."))
@@ -59,3 +71,30 @@ def test_an_agent_gets_the_advised_answer(gateway: GatewayServer, model_server: 
     (seen,) = model_server.requests
     kinds = [item.get("type", "message") for item in seen.body["input"]]
     assert kinds.count("function_call_output") == 1 and seen.body["instructions"] == "Plan carefully."
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["run", "run_streamed"])
+def test_a_typed_output_parses_after_advice_and_the_next_turn_replays_it(gateway: GatewayServer,
+                                                                         model_server: ModelServer,
+                                                                         streamed: bool) -> None:
+    """An agent with a Pydantic output_type gets its object (no ModelBehaviorError: the output text is the model's
+    JSON), and its next turn from to_input_list() replays the advice with no new consultation."""
+    plan = Plan(steps=["shadow table", "switch"], risky=True)
+    _script(model_server, plan.model_dump_json())
+
+    async def conversation() -> tuple[Any, Any]:
+        async with AsyncOpenAI(base_url=gateway.base_url, api_key="client-key", max_retries=0) as client:
+            agent = _agent(client, Plan)
+            first = await _run(agent, "Plan the migration of the orders table.", streamed=streamed)
+            model_server.reset()
+            model_server.enqueue(Reply(text=plan.model_copy(update={"risky": False}).model_dump_json()))
+            history = [*first.to_input_list(), {"role": "user", "content": "And if we pause writes?"}]
+            return first, await _run(agent, history, streamed=streamed)
+
+    first, second = asyncio.run(conversation())
+    assert first.final_output == plan and second.final_output == Plan(steps=plan.steps, risky=False)
+    assert [item["type"] for item in first.to_input_list() if item.get("type") == "reasoning"] == ["reasoning"]
+    (seen,) = model_server.requests
+    kinds = [item.get("type", "message") for item in seen.body["input"]]
+    assert kinds == ["message", "function_call", "function_call_output", "message", "message"]
+    assert seen.body["text"]["format"]["type"] == "json_schema"
