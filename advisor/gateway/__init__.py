@@ -4,8 +4,11 @@ A client adds ``{"type": "witness:advisor", "parameters": {...}}`` to a chat-com
 (or Responses API) request's ``tools``; the gateway turns it into a function tool (``witness_advisor``,
 ``witness_advisor_<name>``), calls the upstream provider through the official ``openai`` SDK,
 runs each advisor call server-side as a consultation, gives the result back to the executor
-model and continues until it answers — non-streamed or as a stream of chunks. Requests without
-advisors are forwarded as they are; ``POST /v1/messages`` forwards Anthropic Messages (and its
+model and continues until it answers — non-streamed or as a stream of chunks. The answer's content
+stays the model's text: what the next request needs to replay the advice travels as a signed trace
+(:class:`TraceSeal`) in the message's ``witness_trace`` field or a Responses ``reasoning`` item, and
+comes back expanded (:func:`expand_messages`, :func:`expand_items`). Requests without
+advisors are forwarded as they are (cleaned of traces); ``POST /v1/messages`` forwards Anthropic Messages (and its
 native advisor tool) untouched. :func:`create_app` builds the ASGI application; :func:`serve_gateway`
 runs it with Uvicorn. Needs the ``serve`` extra (Starlette, Uvicorn).
 """
