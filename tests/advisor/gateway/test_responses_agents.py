@@ -6,7 +6,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from agents import Agent, ModelSettings, OpenAIResponsesModel, RunConfig, Runner
+from agents import Agent, ModelSettings, OpenAIResponsesModel, RunConfig, Runner, function_tool
 from openai import AsyncOpenAI
 from pydantic import BaseModel
 
@@ -98,3 +98,35 @@ def test_a_typed_output_parses_after_advice_and_the_next_turn_replays_it(gateway
     kinds = [item.get("type", "message") for item in seen.body["input"]]
     assert kinds == ["message", "function_call", "function_call_output", "message", "message"]
     assert seen.body["text"]["format"]["type"] == "json_schema"
+
+
+def test_a_mixed_turn_inside_one_run_replays_the_advice_even_without_item_ids(gateway: GatewayServer,
+                                                                              model_server: ModelServer) -> None:
+    """A turn calling the agent's own tool and the advisor: the runner runs its tool and sends the gateway's reasoning
+    item back (here with item ids omitted), and the upstream gets every call answered, the advisor's first."""
+    @function_tool
+    def run_tests() -> str:
+        """Run the project's tests."""
+        return "3 passed"
+
+    declared = {"type": "function", "name": "run_tests", "description": "Run the project's tests.", "strict": True,
+                "parameters": {"type": "object", "properties": {}, "required": [], "additionalProperties": False}}
+    settings = ModelSettings(extra_body={"tools": [declared, advisor(model="adv")]}, store=False)
+    model_server.enqueue(Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "Test first?"}, id="call_a"),
+                                           ToolCall("run_tests", {}, id="call_t")]),
+                         Reply(text="Severity: none\nYes."), Reply(text="All green."))
+
+    async def run() -> Any:
+        async with AsyncOpenAI(base_url=gateway.base_url, api_key="client-key", max_retries=0) as client:
+            agent = Agent(name="executor", tools=[run_tests], model_settings=settings,
+                          model=OpenAIResponsesModel(model="gpt-test", openai_client=client))
+            return await Runner.run(agent, "Fix the bug.", run_config=RunConfig(tracing_disabled=True,
+                                                                                reasoning_item_id_policy="omit"))
+
+    result = asyncio.run(run())
+    assert result.final_output == "All green."
+    last = model_server.requests[-1]
+    assert [(item.get("type", "message"), item.get("call_id")) for item in last.body["input"]] == [
+        ("message", None), ("function_call", "call_a"), ("function_call_output", "call_a"),
+        ("function_call", "call_t"), ("function_call_output", "call_t")]
+    assert [r.model for r in model_server.requests].count("adv") == 1
