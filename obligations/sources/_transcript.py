@@ -59,7 +59,8 @@ class Transcript:
             from . import _qwen
             from ._replay import read_events
 
-            return read_events(self.path, report, _qwen.QwenReader(self.path, report), _qwen.plan(self.path), once="uuid")
+            qwen = _qwen.QwenReader(self.path, report)
+            return read_events(self.path, report, qwen, _qwen.plan(self.path), once="uuid")
         if self.format == "droid":
             from ._droid import DroidReader
             from ._replay import read_events
