@@ -34,7 +34,9 @@ class RanRow(NamedTuple):
     ran: tuple[str, ...]
     """Lines that show at least one test ran, passing or failing."""
     sample: str
-    """A real output of a run that ran no test (the runner's own lines, trimmed)."""
+    """An output of a run that ran no test, the runner's own lines trimmed: captured from real runs for
+    pytest, unittest, jest, vitest, mocha and cargo; for go, rspec, PHPUnit, ExUnit, ctest and dotnet, the
+    lines their sources print."""
     sections: bool = False
     """The output has one section per test binary or package, and a ``none`` line speaks for its own."""
 
@@ -74,6 +76,19 @@ RAN: dict[str, RanRow] = {
                  sections=True,
                  sample="testing: warning: no tests to run\nPASS\n"
                         "ok  \texample.com/app/parse\t0.002s [no tests to run]"),
+    "rspec": RanRow(none=(r"^0 examples, 0 failures",), ran=(rf"^{_N} examples?, \d+ failures?",),
+                    sample="\nFinished in 0.00031 seconds (files took 0.06 seconds to load)\n0 examples, 0 failures\n"),
+    "phpunit": RanRow(none=(r"^No tests executed!",), ran=(rf"^OK \({_N} tests?, ", rf"^Tests: {_N}, Assertions: "),
+                      sample="Time: 00:00.003, Memory: 6.00 MB\n\nNo tests executed!"),
+    "mix": RanRow(none=(r"^(?:\d+ doctests?, )?0 tests, 0 failures",),
+                  ran=(rf"^(?:\d+ (?:doctests?|propert(?:y|ies)), )*{_N} tests?, \d+ failures?",),
+                  sample="Finished in 0.01 seconds (0.00s async, 0.01s sync)\n0 tests, 0 failures\n"),
+    "ctest": RanRow(none=(r"^No tests were found!!!",), ran=(rf"tests passed, \d+ tests? failed out of {_N}",),
+                    sample="Test project /repo/build\nNo tests were found!!!"),
+    "dotnet": RanRow(none=(r"^No test is available in ", r"^No test matches the given testcase filter "),
+                     ran=(rf"^(?:Passed|Failed)!\s+-\s+Failed:\s+\d+,\s+Passed:\s+\d+,.*Total:\s+{_N}",),
+                     sample="No test matches the given testcase filter `FullyQualifiedName~Golden` in "
+                            "/repo/tests/bin/Debug/net8.0/App.Tests.dll"),
 }
 """For each test runner: how its output shows it ran no test, and that it ran some. A family that runs
 others (``npm test``, ``make test``) reads the rows of the runners it may run (``FAMILY_MARKERS``)."""

@@ -22,6 +22,11 @@ RAN_SAMPLES: dict[str, tuple[str, ...]] = {
     "mocha": ("  3 passing (12ms)",),
     "cargo": ("running 3 tests",),
     "go": ("ok  \texample.com/app/parse\t0.004s", "--- FAIL: TestParse (0.00s)", "FAIL\texample.com/app/parse\t0.012s"),
+    "rspec": ("12 examples, 2 failures",),
+    "phpunit": ("OK (12 tests, 30 assertions)", "Tests: 12, Assertions: 30, Failures: 1."),
+    "mix": ("1 doctest, 12 tests, 1 failure",),
+    "ctest": ("75% tests passed, 1 tests failed out of 4",),
+    "dotnet": ("Failed!  - Failed:     2, Passed:    10, Skipped:     0, Total:    12, Duration: 1 s - App.Tests.dll",),
 }
 """One line per ``ran`` pattern of each row, in its order, as the runner prints it."""
 
