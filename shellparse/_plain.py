@@ -40,6 +40,9 @@ _TOKEN = lazy(rf"(&&|\|\||;|\|)|{_REDIRECT_PATTERN}|{_WORD_PATTERN}|([^ \t])")
 so that every character of a line is a blank or part of a token."""
 _OTHER = lazy(r"[^\x20-\x7e\t]")
 """A character no plain line holds (not even quoted): a newline, a control character, non-ASCII."""
+_UNQUOTED_OTHER = lazy(rf"[^{_PLAIN_CHARACTERS}# \t&|;<>]")
+"""A character no plain line without single quotes holds (``$``, ``"``, ``*`` …): most lines that are not
+plain are told at once, before their tokens are read."""
 _OPERATOR, _TARGET, _JUNK = 1, 4, 5
 """:data:`_TOKEN`'s last group matched (``lastindex``) for an operator, a redirect and any other character."""
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -52,7 +55,7 @@ _new = tuple.__new__
 def plain_script(text: str, offsets: OffsetMap) -> Script | None:
     """The script of ``text`` when it is plain simple commands joined by ``&&``, ``||``, ``;`` or
     ``|`` (see the module docstring), its spans mapped through ``offsets``; ``None`` for any other text."""
-    if _OTHER.search(text) is not None:
+    if (_OTHER if "'" in text else _UNQUOTED_OTHER).search(text) is not None:
         return None
     span = _new_span if offsets.identity else offsets.span
     items: list[Token] = []
