@@ -5,11 +5,12 @@ Most command lines agents run are simple commands of plain words, alone or joine
 npm test 2>&1 | tail -20``, ``git commit -m 'fix: x'``. Such a line has one reading, the same in
 tree-sitter-bash and in bash: words split at blanks, leading ``NAME=value`` words the assignments,
 ``>``, ``>>``, ``&>``, ``&>>``, ``>&`` and ``<`` redirects to a plain word, operators between
-commands, nothing expanded, and nothing quoted but single-quoted printable ASCII.
+commands, nothing expanded, and nothing quoted but printable ASCII (in double quotes, without ``$``,
+backquotes and backslashes).
 :func:`plain_script` builds the neutral model of such a line at once, as the converter would from
 the grammar's tree (a property test and the corpus hold the two to the same model), and declines
-anything else: a character outside :data:`_PLAIN_CHARACTERS` and single quotes (a ``#`` starting a
-word, double quotes, ``$``, globs, braces, here-documents, ``<&``, ``<>``, ``>|``, ``&``, ``|&``,
+anything else: a character outside :data:`_PLAIN_CHARACTERS` and quotes (a ``#`` starting a
+word, ``$``, globs, braces, here-documents, ``<&``, ``<>``, ``>|``, ``&``, ``|&``,
 ``;;``, newlines, control characters, any non-ASCII character), an operator with no command on
 either side, a command of redirects alone, and what tree-sitter-bash reads its own way (a word after
 a trailing redirect, ``>&-``, descriptor ``0``, ``2&>``, a ``-`` before a descriptor's redirect), or
@@ -19,6 +20,8 @@ done`` is plain).
 
 from __future__ import annotations
 
+import re
+
 from ._builtins import KEYWORDS
 from ._flat import OperatorToken, Token, Unit, lone, regroup
 from ._model import Command, Redirect, Script, Span, Word
@@ -27,9 +30,13 @@ from ._patterns import lazy
 
 _PLAIN_CHARACTERS = r"A-Za-z0-9_./:=@%+,\-"
 """Characters that mean themselves anywhere in a bash word (``#`` too, after a word's first character)."""
-_SINGLE_QUOTED = r"'[\x20-\x26\x28-\x7e]*'"
+_SINGLE_QUOTED = r"'[\x20-\x26\x28-\x7e]*+'"
 """A single-quoted string of printable ASCII characters: every one of them means itself."""
-_WORD_PATTERN = rf"(?:[{_PLAIN_CHARACTERS}]++|{_SINGLE_QUOTED})(?:[{_PLAIN_CHARACTERS}#]++|{_SINGLE_QUOTED})*+"
+_DOUBLE_QUOTED = r'"[\x20\x21\x23\x25-\x5b\x5d-\x5f\x61-\x7e]*+"'
+"""A double-quoted string of printable ASCII characters but ``$``, a backquote and a backslash (the
+only ones bash gives a meaning there): every one of them means itself."""
+_QUOTED = rf"{_SINGLE_QUOTED}|{_DOUBLE_QUOTED}"
+_WORD_PATTERN = rf"(?:[{_PLAIN_CHARACTERS}]++|{_QUOTED})(?:[{_PLAIN_CHARACTERS}#]++|{_QUOTED})*+"
 """A plain word. Its runs are possessive: no character after a word can extend it, so nothing is
 given back (and a long word is one step of the matcher, not one per character)."""
 _REDIRECT_PATTERN = rf"([0-9]+)?(&>>|&>|>>|>&|>|<)[ \t]*({_WORD_PATTERN})"
@@ -41,8 +48,9 @@ so that every character of a line is a blank or part of a token."""
 _OTHER = lazy(r"[^\x20-\x7e\t]")
 """A character no plain line holds (not even quoted): a newline, a control character, non-ASCII."""
 _UNQUOTED_OTHER = lazy(rf"[^{_PLAIN_CHARACTERS}# \t&|;<>]")
-"""A character no plain line without single quotes holds (``$``, ``"``, ``*`` …): most lines that are not
-plain are told at once, before their tokens are read."""
+"""A character no plain line without quotes holds (``$``, ``*``, ``(`` …): most lines that are not plain
+are told at once, before their tokens are read."""
+_QUOTES = lazy(r"'([^']*)'|\"([^\"]*)\"")
 _OPERATOR, _TARGET, _JUNK = 1, 4, 5
 """:data:`_TOKEN`'s last group matched (``lastindex``) for an operator, a redirect and any other character."""
 _ASSIGNMENT = lazy(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
@@ -55,7 +63,7 @@ _new = tuple.__new__
 def plain_script(text: str, offsets: OffsetMap) -> Script | None:
     """The script of ``text`` when it is plain simple commands joined by ``&&``, ``||``, ``;`` or
     ``|`` (see the module docstring), its spans mapped through ``offsets``; ``None`` for any other text."""
-    if (_OTHER if "'" in text else _UNQUOTED_OTHER).search(text) is not None:
+    if (_OTHER if "'" in text or '"' in text else _UNQUOTED_OTHER).search(text) is not None:
         return None
     span = _new_span if offsets.identity else offsets.span
     items: list[Token] = []
@@ -109,8 +117,17 @@ def plain_script(text: str, offsets: OffsetMap) -> Script | None:
 
 
 def _value(word: str) -> str:
-    """A plain word's value: its text, single quotes removed."""
-    return word if "'" not in word else word.replace("'", "")
+    """A plain word's value: its text, quotes removed."""
+    if '"' not in word:
+        return word if "'" not in word else word.replace("'", "")
+    if "'" not in word:
+        return word.replace('"', "")
+    return _QUOTES.sub(_unquoted, word)  # `"it's"'a "b"'`: each quote removed by its own kind
+
+
+def _unquoted(found: re.Match[str]) -> str:
+    single, double = found.groups()
+    return single if single is not None else double
 
 
 def _new_span(start: int, end: int) -> Span:
