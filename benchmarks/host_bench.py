@@ -11,8 +11,10 @@ a few hundred bytes to a few kilobytes):
    the bare tracker's ``notices()`` (for the root) and ``should_escalate()`` against ``AdvisorHost.on_pre_step``
    after each agent began a new task with one failure (its score is below the threshold: the
    decision is computed and no consultation is due, the common case).
-   Time per event is the best of five runs (steps: best of seven, 20,000 steps each); the ratio
-   host / bare is the overhead (target ≤ 1.5×).
+   Time per event is the best of five runs (steps: best of seven, 20,000 steps each), in CPU time
+   (the machine is shared: a wall clock times the neighbours too); the ratio host / bare is the
+   overhead (target ≤ 1.5×). To compare two revisions, run this script against each checkout in
+   turn, interleaved (``PYTHONPATH=<checkout> python benchmarks/host_bench.py``).
 2. **Packet build.** ``AdvisorHost.packet`` for the root after a 10k-event session: classify the
    task's activity, build every section, redact, fit to 48 KB (best of five).
 

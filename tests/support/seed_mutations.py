@@ -151,13 +151,25 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("retry-once", "An automatic transient failure retries once: an outage costs two requests", _RUNNER,
              'if plan.request.trigger != "manual":', 'if plan.request.trigger == "never":',
              _SCENARIOS + "test_escalation_entry_points__one_reservation_no_duplicate_and_one_retry"),
-    Mutation("predispatch-free", "Failures before dispatch spend nothing", _RUNNER,
-             "        if not plan.dispatched and plan.record.turns == plan.turn:", "        if False:",
-             _SCENARIOS + "test_escalation_entry_points__configuration_and_pre_dispatch_failures_spend_nothing"),
+    Mutation("predispatch-free", "Failures before dispatch spend nothing", _LIMITER,
+             "        else:\n            self._refund(reservation)\n        while",
+             '        else:\n            reservation.state = "released"\n        while',
+             _O + "test_limiter.py::test_calls_above_the_cap_queue_fifo"),
     Mutation("limit-concurrency", "Task-tree budget ¶2–3: two at once per root, FIFO", _LIMITER,
              "if len(self._running) < self.max_concurrent and not self._queue:",
              "if len(self._running) < self.max_concurrent + 1 and not self._queue:",
-             _SCENARIOS + "test_task_tree_budget__one_limiter_for_every_advisor_under_a_root"),
+             _O + "test_limiter.py::test_calls_above_the_cap_queue_fifo"),
+    Mutation("limit-fifo", "¶3: the queue is first in, first out", _LIMITER,
+             "            self._grant(self._queue.popleft())", "            self._grant(self._queue.pop())",
+             _O + "test_limiter.py::test_calls_above_the_cap_queue_fifo"),
+    Mutation("limit-abort-refunds", "¶3: a run aborted in the queue is refunded", _LIMITER,
+             "            self._queue.remove(reservation)\n            self._refund(reservation)",
+             '            self._queue.remove(reservation)\n            reservation.state = "released"',
+             _O + "test_limiter.py::test_a_queued_call_aborted_before_start_returns_its_reservation"),
+    Mutation("limit-start-consumes", "¶3: a started run is consumed even if the model then fails", _LIMITER,
+             "        if started:\n            reservation.state = \"released\"",
+             "        if False:\n            reservation.state = \"released\"",
+             _O + "test_limiter.py::test_a_started_call_consumes_budget_even_if_the_model_fails"),
     Mutation("negative-unlimited", "¶4: any negative budget is unlimited", _LIMITER,
              "return limit >= 0 and used >= limit", "return limit != -1 and used >= limit",
              _NUMBERS + "test_any_negative_budget_is_unlimited"),
@@ -167,7 +179,7 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation("defaults-deltas", "Permission model: defaults + allow − deny", _PERMISSIONS,
              "granted = (base | {t.lower() for t in record.allow_tools}) - {t.lower() for t in record.deny_tools}",
              "granted = (base | {t.lower() for t in record.allow_tools})",
-             _SCENARIOS + "test_permission_model__defaults_plus_deltas_under_the_requesters_ceiling"),
+             _O + "test_permissions.py::test_effective_policy_is_defaults_plus_allow_minus_deny"),
     Mutation("global-defaults", "Policy event stores deltas: a global default change reaches untouched tools",
              _PERMISSIONS, "base = {t.lower() for t in settings.default_enabled} if record.inherit_default_tools",
              "base = {t.lower() for t in DEFAULT_ENABLED_TOOLS} if record.inherit_default_tools",
@@ -318,8 +330,10 @@ def verdict(tree: Path, mutation: Mutation, *, wide: bool) -> tuple[bool, str]:
     """Whether a test fails on the mutant, and the first one that did (or pytest's last line)."""
     original = applied(tree, mutation)
     try:
-        done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "1",
-                               *(WIDE if wide else (mutation.test,))], cwd=tree, capture_output=True, text=True)
+        # One test runs in this process's child alone; the wide suites on one worker (the machine is shared).
+        spread = ("-n", "1", *WIDE) if wide else ("-p", "no:xdist", mutation.test)
+        done = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", *spread],
+                              cwd=tree, capture_output=True, text=True)
     finally:
         (tree / mutation.path).write_text(original, encoding="utf-8")
     failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
