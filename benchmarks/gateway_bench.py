@@ -35,7 +35,7 @@ exception, a status other than 200, or a wrong answer) are counted, target 0, an
 the upstream saw in flight at once is printed.
 
 Absolute times vary with the machine; on a shared machine run it when it is quiet. Linux only
-(``/proc``). Run (about 90 s on 2 cores; ``--quick`` about 20 s):
+(``/proc``). Run (about 90 s on 2 cores; ``--quick`` about 30 s):
 
     .venv/bin/python benchmarks/gateway_bench.py [--quick]
 """
@@ -397,7 +397,7 @@ async def run(sizes: Sizes, server: Upstream, gateway_pid: int, gateway_port: in
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer requests (about 20 s)")
+    parser.add_argument("--quick", action="store_true", help="fewer requests (about 30 s)")
     options = parser.parse_args()
     sizes = QUICK if options.quick else FULL
     started = time.monotonic()
