@@ -12,8 +12,12 @@
     │                                                 an event (a dict: read it with event_from_dict)
     ├── MalformedEntry(ObligationsError, ValueError)  one transcript entry of the wrong shape; the
     │                                                 readers skip and count its line, never stop
-    └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot that cannot be restored
-        └── SnapshotVersionError(SnapshotError)       written by a tracker of another snapshot version
+    └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot (or a replay's position) that
+        │                                             cannot be restored
+        ├── SnapshotVersionError(SnapshotError)       written by a tracker of another snapshot version
+        └── Rewound(SnapshotError)                    inside the transcript readers only: the lines
+                                                      after a replay's position withdraw entries
+                                                      before it, so it cannot be resumed
 
 Each class also subclasses its natural standard-library base, so callers that only know the
 standard library (``except ValueError``) still catch what they mean. Modules that add an
@@ -30,6 +34,7 @@ __all__ = [
     "NotATranscript",
     "NotAnEvent",
     "ObligationsError",
+    "Rewound",
     "SnapshotError",
     "SnapshotVersionError",
     "UnknownFormat",
@@ -85,3 +90,9 @@ class SnapshotVersionError(SnapshotError):
         self.expected = expected
         """The version this tracker reads."""
         super().__init__(f"unsupported snapshot version {found!r} (this tracker reads {expected})")
+
+
+class Rewound(SnapshotError):
+    """The lines a resumed replay would read withdraw entries replayed before them (a rewind that
+    reaches back): the file must be replayed from its start. Raised and caught inside
+    ``obligations.sources``; ``Transcript.resume`` says it as its ``refused`` reason."""

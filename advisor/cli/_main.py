@@ -20,7 +20,7 @@ import gc
 import os
 import sys
 
-from ._exits import ExitCode, exit_code_for
+from ._exits import ExitCode, Terminated, exit_code_for
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,10 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     whole_process = argv is None and _is_the_console_script()
     try:
         if whole_process:
+            from ._output import guard_standard_streams
+
+            guard_standard_streams()
             _keep_bytecode()
         code = _run(args, whole_process=whole_process)
-    except (Exception, KeyboardInterrupt) as error:
-        code = exit_code_for(error, sys.stderr)
+    except (Exception, KeyboardInterrupt, Terminated) as error:
+        code = exit_code_for(error, sys.stderr, command=_command_name(args))
     from ._output import finish
 
     return finish(code)
@@ -75,7 +78,21 @@ def _run(args: list[str], *, whole_process: bool) -> int:
             return code
     if args[:1] == ["hook"]:
         return _run_hook(args[1:], whole_process=whole_process)
+    if whole_process:
+        _end_cleanly_on_sigterm()
     return _run_click(args)
+
+
+def _end_cleanly_on_sigterm() -> None:
+    """``SIGTERM`` (a ``kill``, a supervisor stopping a job) unwinds the command as Ctrl-C does, so
+    what it holds is cleaned up (a stream copied for ``audit``), instead of ending the process where
+    it stands. (Not for ``check`` and ``hook``: they hold nothing to clean up.)"""
+    import signal
+
+    def terminate(*_: object) -> None:
+        raise Terminated
+
+    signal.signal(signal.SIGTERM, terminate)
 
 
 def _run_check(args: list[str], *, whole_process: bool) -> int | None:
@@ -131,6 +148,13 @@ def _run_hook(args: list[str], *, whole_process: bool) -> int:
         gc.enable()
     gc.freeze()
     return code
+
+
+def _command_name(args: list[str]) -> str | None:
+    """The subcommand ``args`` run, to name it in an error message (``witness audit: …``)."""
+    from ._group import SUBCOMMANDS
+
+    return args[0] if args and args[0] in SUBCOMMANDS else None
 
 
 def _run_click(args: list[str]) -> int:

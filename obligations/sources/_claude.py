@@ -71,6 +71,7 @@ from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
 from ._common import ROOT, Bounded, Stamp, count_parts, error_code, exit_status, kind_of, string, text_of
 from ._report import TranscriptReport
+from ._resume import record
 
 KNOWN_TYPES = frozenset({
     "user", "assistant", "system", "summary", "progress", "attachment", "file-history-snapshot", "queue-operation",
@@ -97,11 +98,13 @@ new task (a false task boundary would drop open obligations)."""
 _HOOK_FEEDBACK = re.compile(r"^(?:Subagent)?Stop hook feedback:\n")
 
 
+@record
 class _Call(NamedTuple):
     tool: str
     background: bool
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class _Boundary:
     origin: str

@@ -86,8 +86,9 @@ def test_what_cannot_be_a_transcript_is_named_for_what_it_is(tmp_path: Path, scr
 
 
 def test_a_folder_audit_names_what_it_skipped_and_only_reads_jsonl(tmp_path: Path) -> None:
-    """`*.jsonl` files only (witness's own `.json` state and `.ndjson` files are not read); a named pipe and a
-    dangling link are skipped, each with its reason, and counted."""
+    """`*.jsonl` files only (witness's own `.json` state and `.ndjson` files are not read); a named pipe, a
+    dangling link and a link to a session are skipped (links are not followed: a session is not counted twice),
+    each with its reason, and counted."""
     root = tmp_path / "sessions"
     (root / "hooks").mkdir(parents=True)
     shutil.copy(EXAMPLE, root / "a.jsonl")
@@ -95,15 +96,16 @@ def test_a_folder_audit_names_what_it_skipped_and_only_reads_jsonl(tmp_path: Pat
     (root / "hooks" / "claude-code-s.json").write_text('{"version": 2, "agents": {}}')
     os.mkfifo(root / "pipe.jsonl")
     (root / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    (root / "again.jsonl").symlink_to(root / "a.jsonl")
     done = witness("audit", "--json", str(root))
     report = json.loads(done.stdout)
     assert done.returncode == 1
     assert [Path(s["path"]).name for s in report["sessions"]] == ["a.jsonl"]
     reasons = {Path(s["path"]).name: s["reason"] for s in report["skipped"]}
-    assert reasons == {"gone.jsonl": "cannot be read (No such file or directory)",
-                       "pipe.jsonl": "a named pipe, not a regular file"}
+    link = "a symbolic link, not followed (name it to audit what it points to)"
+    assert reasons == {"gone.jsonl": link, "again.jsonl": link, "pipe.jsonl": "a named pipe, not a regular file"}
     text = witness("audit", str(root)).stdout.decode()
-    assert "skipped 2 file(s) or folder(s):" in text and "pipe.jsonl: a named pipe, not a regular file" in text
+    assert "skipped 3 file(s) or folder(s):" in text and "pipe.jsonl: a named pipe, not a regular file" in text
 
 
 def test_an_unlistable_subfolder_is_skipped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
