@@ -9,7 +9,8 @@
 never decides an exit status (to these hosts exit 2 means "block"). The payloads and answers are
 typed: :class:`StopInput` in, :class:`StopBlock` or :class:`StopRelease` out. ``Stop`` and
 ``SubagentStop`` replay the session through an ``obligations.Tracker``; the block counter keeps
-its counts under ``$WITNESS_HOME/hooks``. With ``review=True`` a Stop that nothing holds gets the
+its counts under ``$WITNESS_HOME/hooks``, and :class:`ReplayStates` each transcript's replay, so that the
+next Stop replays only what was appended. With ``review=True`` a Stop that nothing holds gets the
 completion review (``witness hook … --review``; :class:`ReviewedStates` keeps it to once per state).
 :func:`calling_session` finds the transcript of the agent whose MCP tool call ``witness mcp`` is
 answering; :func:`advise` runs one logged consultation on a live session's ledger. Importing this
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from ._answers import StopAnswer, StopBlock, StopRelease
     from ._blocks import BlockCounter, BlockKey
     from ._payloads import HookInput, StopInput
+    from ._replay_states import KeptReplay, ReplayStates
     from ._reviewed import ReviewedStates
     from ._sessions import CALL_WAIT, CallingSession, calling_session, project_folder
     from ._settings import pipe_policy
@@ -48,6 +50,8 @@ __all__ = [
     "CallingSession",
     "HookInput",
     "Host",
+    "KeptReplay",
+    "ReplayStates",
     "ReviewedStates",
     "StopAnswer",
     "StopBlock",
@@ -76,6 +80,8 @@ def __getattr__(name: str) -> Any:
         from . import _blocks as module
     elif name in ("HookInput", "StopInput"):
         from . import _payloads as module
+    elif name in ("KeptReplay", "ReplayStates"):
+        from . import _replay_states as module
     elif name == "ReviewedStates":
         from . import _reviewed as module
     elif name in ("CALL_WAIT", "CallingSession", "calling_session", "project_folder"):

@@ -22,6 +22,7 @@ from ._answers import StopAnswer, StopBlock, StopRelease
 from ._blocks import BlockCounter, BlockKey
 from ._payloads import StopInput
 from ._replay import Replayed, Unjudged, replay
+from ._replay_states import ReplayStates
 from ._settings import HookSettings, hook_settings
 from ._state import state_dir
 
@@ -39,7 +40,7 @@ def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | N
     payload = StopInput.model_validate(raw)
     deadline = until if until is not None else time.monotonic() + settings.deadline
     try:
-        replayed = replay(payload, settings.policy, deadline, err)
+        replayed = replay(payload, settings.policy, deadline, err, ReplayStates())
     except Unjudged as error:
         err.write(f"witness hook: {error}; allowing\n")
         if error.unreadable:

@@ -14,7 +14,7 @@ from .._events._base import BaseEvent, trusted
 from .._events._union import Event
 from .._vocabulary import ErrorCode
 from ..errors import MalformedEntry
-from ._resume import in_place
+from ._resume import in_place, limited
 
 ROOT = "root"
 MAX_PENDING = 10_000
@@ -38,6 +38,7 @@ V = TypeVar("V")
 E = TypeVar("E", bound=BaseEvent)
 
 
+@limited
 class Bounded(OrderedDict[K, V], Generic[K, V]):
     """A dict that forgets its oldest entries beyond ``limit``, so no file can grow it without bound."""
 

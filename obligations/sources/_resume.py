@@ -27,6 +27,8 @@ _NAMES: dict[type, str] = {}
 """The same, by class."""
 _PARTS: set[type] = set()
 """Classes whose instances are restored in place (their own state, attribute by attribute)."""
+_LIMITED: list[type] = []
+"""The class of the bounded maps (``_common.Bounded``)."""
 _SKIPPED = ("report",)
 """Attributes that are never a reader's own state (restored by the transcript). A class adds its
 own in ``NOT_STATE`` (what comes from the file's path, say)."""
@@ -42,6 +44,12 @@ def record(cls: T) -> T:
 def in_place(cls: T) -> T:
     """Register a class whose instances are part of a reader and restored in place."""
     _PARTS.add(cls)
+    return cls
+
+
+def limited(cls: T) -> T:
+    """Register the class of the bounded maps: an ordered dict with a ``limit``, made with it."""
+    _LIMITED[:] = [cls]
     return cls
 
 
@@ -109,9 +117,7 @@ def _decode(data: Any) -> Any:
 
 
 def _bounded(data: dict[str, Any]) -> Any:
-    from ._common import Bounded
-
-    bounded: Bounded[Any, Any] = Bounded(int(data["limit"]))
+    bounded = _LIMITED[0](int(data["limit"]))
     for key, value in data["v"]:
         bounded[_decode(key)] = _decode(value)
     return bounded
