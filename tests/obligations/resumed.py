@@ -66,7 +66,8 @@ class Stops:
 def stop_offsets(path: Path) -> list[int]:
     """Where a session stops: before each line that starts a task (a user's prompt), and at its end."""
     source = open_transcript(path)
-    prompts = {int(event.origin.rsplit(":", 1)[1]) for event in source.events() if isinstance(event, UserMessage)}
+    prompts = {int(event.origin.rsplit(":", 1)[1]) for event in source.events()
+               if isinstance(event, UserMessage) and event.origin is not None}
     offsets, offset = [], 0
     with path.open("rb") as handle:
         for number, raw in enumerate(handle, start=1):
