@@ -24,7 +24,13 @@ machine's noise is larger than the 10 MB audit itself, and the minimum is the ru
 by it.
 
 and the time of one `witness hook claude-code` Stop call, as a process, on the 10 MB transcript
-(target: under half a second).
+(target: under half a second); then, for each passing-mix size, a Stop on a *growing* session:
+
+- **full**: a Stop with nothing kept (the first Stop of a session, or a hook of an older witness),
+  which replays the whole file;
+- **incremental**: a Stop after the last one kept its replay, the session having grown by a turn
+  (about 100 KB) since, which replays only what was appended (it still reads the file once, to
+  check its first bytes are those replayed).
 
     .venv/bin/python benchmarks/audit_bench.py [--sizes 10,100,500] [--failing-sizes 60] [--repeats 3] [--keep DIR]
 
@@ -34,9 +40,11 @@ Files are written to a temporary directory (about 670 MB for the default sizes) 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -213,6 +221,37 @@ def hook_seconds(path: Path, runs: int = 5) -> float:
     return sorted(times)[len(times) // 2]
 
 
+def stop_call(path: Path, home: str) -> float:
+    """Wall seconds of one Stop call of `witness hook claude-code`, as the host runs it."""
+    witness = str(Path(sys.executable).with_name("witness"))
+    payload = json.dumps({"hook_event_name": "Stop", "session_id": "bench", "transcript_path": str(path),
+                          "stop_hook_active": False}).encode()
+    env = {**os.environ, "WITNESS_HOME": home, "WITNESS_STOP_BLOCKS": "1000"}
+    start = time.perf_counter()
+    subprocess.run([witness, "hook", "claude-code"], input=payload, capture_output=True, env=env, check=True)
+    return time.perf_counter() - start
+
+
+def growing_stops(path: Path, repeats: int, turn: int = 100_000) -> tuple[float, float]:
+    """Median seconds of a full Stop and of an incremental one, on ``path`` grown a turn at a time."""
+    data = path.read_bytes()
+    ends = [data.rindex(b"\n", 0, len(data) - turn * k) + 1 for k in range(repeats, 0, -1)] + [len(data)]
+    growing = path.with_name(f"growing-{path.name}")
+    full, incremental = [], []
+    with tempfile.TemporaryDirectory() as home:
+        growing.write_bytes(data[:ends[0]])
+        stop_call(growing, home)  # the first Stop keeps its replay
+        for start, end in itertools.pairwise(ends):
+            with growing.open("ab") as handle:
+                handle.write(data[start:end])
+            incremental.append(stop_call(growing, home))
+    for _ in range(max(1, repeats // 2)):
+        with tempfile.TemporaryDirectory() as home:
+            full.append(stop_call(growing, home))
+    growing.unlink()
+    return statistics.median(full), statistics.median(incremental)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", default="10,100,500", help="passing-mix transcript sizes in MB, comma-separated")
@@ -249,6 +288,10 @@ def main() -> None:
         if first is not None:
             seconds = hook_seconds(first)
             print(f"Stop hook on the first transcript ({first.name}): {seconds:.3f} s per call (target: under 0.5 s)")
+        print(f"\n{'Stop on a growing session':<28} {'full s':>8} {'incremental s':>14} {'ratio':>7}")
+        for size in sizes:
+            full, incremental = growing_stops(folder / f"claude-passing-{size}mb.jsonl", max(options.repeats, 3))
+            print(f"{f'passing {size} MB':<28} {full:>8.2f} {incremental:>14.2f} {full / incremental:>6.1f}x")
     finally:
         if options.keep is None:
             for path in folder.glob("*.jsonl"):

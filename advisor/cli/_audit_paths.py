@@ -136,7 +136,7 @@ def _stream(found: Found, name: str, spool: Path, err: IO[str] | None) -> None:
     folder.mkdir()
     copy = folder / ("stdin" if name == "-" else Path(name).name or "stream")
     try:
-        copy_stream(name, copy, err=err)
+        copy_stream(name, copy, err=err, who="witness audit")
     except NotATranscript as error:
         found.warnings.append(f"{display(name)}: {NotATranscript.WHAT}: {error.reason}")
         return

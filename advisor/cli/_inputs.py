@@ -61,11 +61,11 @@ def is_stream(name: str) -> bool:
         return False
 
 
-def open_stream(name: str, *, err: IO[str] | None = None, terminal: bool = True) -> BinaryIO:
+def open_stream(name: str, *, err: IO[str] | None = None, terminal: bool = True, who: str = "witness") -> BinaryIO:
     """``name`` (``-``: standard input) opened for reading in binary, once it has something to read.
     Raises :class:`StreamProblem` for a device that never ends, a closed standard input, a terminal
     when ``terminal`` is false, or a named pipe nobody writes to within :data:`STREAM_WAIT` seconds
-    (said on ``err`` after :data:`NOTE_AFTER`)."""
+    (said on ``err``, by ``who``, after :data:`NOTE_AFTER`)."""
     if name == "-":
         if sys.stdin is None:
             raise StreamProblem("it is closed")
@@ -79,8 +79,8 @@ def open_stream(name: str, *, err: IO[str] | None = None, terminal: bool = True)
         except (OSError, ValueError) as error:
             raise StreamProblem(f"it cannot be read ({getattr(error, 'strerror', None) or error})") from None
     try:
-        _check_kind(name, descriptor, terminal=terminal)
-        _await_writer(name, descriptor, err)
+        _check_kind(descriptor, terminal=terminal)
+        _await_writer(name, descriptor, err, who)
         os.set_blocking(descriptor, True)
     except BaseException:
         os.close(descriptor)
@@ -88,7 +88,7 @@ def open_stream(name: str, *, err: IO[str] | None = None, terminal: bool = True)
     return os.fdopen(descriptor, "rb")
 
 
-def _check_kind(name: str, descriptor: int, *, terminal: bool) -> None:
+def _check_kind(descriptor: int, *, terminal: bool) -> None:
     mode = os.fstat(descriptor).st_mode
     if os.isatty(descriptor):
         if not terminal:
@@ -100,7 +100,7 @@ def _check_kind(name: str, descriptor: int, *, terminal: bool) -> None:
         raise StreamProblem(f"{file_kind(mode)}, not a file or stream (it would never end)")
 
 
-def _await_writer(name: str, descriptor: int, err: IO[str] | None) -> None:
+def _await_writer(name: str, descriptor: int, err: IO[str] | None, who: str) -> None:
     """Return once a named pipe has data or its writer has come and gone; raise after :data:`STREAM_WAIT`."""
     if not _named_pipe(descriptor):
         return
@@ -116,7 +116,7 @@ def _await_writer(name: str, descriptor: int, err: IO[str] | None) -> None:
         if ready:
             return
         if not noted and err is not None and time.monotonic() - start >= NOTE_AFTER:
-            err.write(f"witness: waiting for something to write to {display(name)} (a named pipe) …\n")
+            err.write(f"{who}: waiting for something to write to {display(name)} (a named pipe) …\n")
             err.flush()
             noted = True
 
@@ -135,11 +135,11 @@ def _named_pipe(descriptor: int) -> bool:
         os.close(write)
 
 
-def copy_stream(name: str, target: Path, *, err: IO[str] | None = None) -> None:
+def copy_stream(name: str, target: Path, *, err: IO[str] | None = None, who: str = "witness") -> None:
     """Copy the stream ``name`` into the new file ``target``: its head first, judged as a transcript (a
     stream that does not start like one is not read on), then the rest, up to
     :data:`STREAM_MAX_BYTES`. Raises :class:`StreamProblem` (the copy removed) or ``NotATranscript``."""
-    with open_stream(name, err=err, terminal=False) as source:
+    with open_stream(name, err=err, terminal=False, who=who) as source:
         try:
             with target.open("wb") as copy:
                 _copy_head(source, copy, target)

@@ -85,12 +85,13 @@ def _encode(value: Any) -> Any:
     if kind is tuple:
         return {"$": "tuple", "v": [_encode(item) for item in value]}
     if kind is set or kind is frozenset:
-        return {"$": kind.__name__, "v": [_encode(item) for item in value]}
+        return {"$": kind.__name__, "v": list(value) if _all_text(value) else [_encode(item) for item in value]}
     if kind is dict or kind is OrderedDict or isinstance(value, OrderedDict):
-        items = [[_encode(key), _encode(item)] for key, item in value.items()]
-        if kind is dict or kind is OrderedDict:
-            return {"$": kind.__name__, "v": items}
-        return {"$": "bounded", "limit": value.limit, "v": items}
+        tag = kind.__name__ if kind is dict or kind is OrderedDict else "bounded"
+        encoded = {"$": tag, **_map(value)}
+        if tag == "bounded":
+            encoded["limit"] = value.limit
+        return encoded
     if kind is datetime:
         return {"$": "datetime", "v": value.isoformat()}
     if kind is re.Pattern:
@@ -103,6 +104,36 @@ def _encode(value: Any) -> Any:
     fields = value._asdict() if hasattr(value, "_asdict") else {field.name: getattr(value, field.name)
                                                                  for field in dataclasses.fields(value)}
     return {"$": "record", "type": name, "v": {key: _encode(item) for key, item in fields.items()}}
+
+
+_PLAIN = frozenset({str, int, bool, float, type(None)})
+"""Values written as they are."""
+
+
+def _all_text(values: Any) -> bool:
+    return all(type(value) is str for value in values)
+
+
+def _map(value: dict[Any, Any]) -> dict[str, Any]:
+    """A map's keys and values. A reader's maps are mostly of call ids to flags or names (thousands of
+    them): their keys (strings, or tuples of strings) and plain values are written as they are, in two
+    lists, each item not going through the tagging."""
+    keys, values = list(value), list(value.values())
+    if all(type(item) in _PLAIN for item in values):
+        if _all_text(keys):
+            return {"keys": keys, "values": values}
+        if all(type(key) is tuple and _all_text(key) for key in keys):
+            return {"tuple_keys": [list(key) for key in keys], "values": values}
+    return {"v": [[_encode(key), _encode(item)] for key, item in zip(keys, values, strict=True)]}
+
+
+def _items(data: dict[str, Any]) -> Any:
+    """The (key, value) pairs :func:`_map` wrote."""
+    if "keys" in data:
+        return zip(data["keys"], data["values"], strict=True)
+    if "tuple_keys" in data:
+        return zip(map(tuple, data["tuple_keys"]), data["values"], strict=True)
+    return ((_decode(key), _decode(value)) for key, value in data["v"])
 
 
 def _decode(data: Any) -> Any:
@@ -118,8 +149,11 @@ def _decode(data: Any) -> Any:
 
 def _bounded(data: dict[str, Any]) -> Any:
     bounded = _LIMITED[0](int(data["limit"]))
-    for key, value in data["v"]:
-        bounded[_decode(key)] = _decode(value)
+    store = OrderedDict.__setitem__  # not the map's own: it was written within its limit
+    for key, value in _items(data):
+        store(bounded, key, value)
+    while len(bounded) > bounded.limit:
+        bounded.popitem(last=False)
     return bounded
 
 
@@ -132,8 +166,8 @@ _DECODERS: dict[str, Any] = {
     "tuple": lambda data: tuple(_decode(item) for item in data["v"]),
     "set": lambda data: {_decode(item) for item in data["v"]},
     "frozenset": lambda data: frozenset(_decode(item) for item in data["v"]),
-    "dict": lambda data: {_decode(key): _decode(value) for key, value in data["v"]},
-    "OrderedDict": lambda data: OrderedDict((_decode(key), _decode(value)) for key, value in data["v"]),
+    "dict": lambda data: dict(_items(data)),
+    "OrderedDict": lambda data: OrderedDict(_items(data)),
     "bounded": _bounded,
     "datetime": lambda data: datetime.fromisoformat(data["v"]),
     "re": lambda data: re.compile(data["v"], int(data["flags"])),

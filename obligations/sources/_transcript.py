@@ -164,7 +164,7 @@ class Transcript:
             if digest is None:
                 return
             checkpoint(Position(self.format, device, inode, lines.covered, lines.covered_lines, digest.hexdigest(),
-                                state_of(reader), self.report.to_dict(), tuple(written.keys), planned.state))
+                                state_of(reader), self.report.to_dict(), tuple(sorted(written.keys)), planned.state))
 
         return taken
 
