@@ -32,12 +32,25 @@ def append_line(path: Path, record: dict[str, Any]) -> None:
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist."""
+    """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist.
+    Raises ``InputError`` (``advisor.errors``) when it cannot be read (a directory in its place, a file
+    where a folder on its path should be)."""
     try:
         handle = path.open("rb")
     except FileNotFoundError:
         return
+    except OSError as error:
+        raise _unreadable(path, error) from None
     with handle:
-        for number, raw in enumerate(handle, start=1):
-            if raw.strip():
-                yield number, raw
+        try:
+            for number, raw in enumerate(handle, start=1):
+                if raw.strip():
+                    yield number, raw
+        except OSError as error:
+            raise _unreadable(path, error) from None
+
+
+def _unreadable(path: Path, error: OSError) -> Exception:
+    from advisor.errors import InputError
+
+    return InputError(f"cannot read {path} ({error.strerror or error})")

@@ -21,6 +21,10 @@
     ├── ConsultationNotFound(AdvisorError, LookupError)
     │                                               no consultation in the log has that id (or
     │                                               the prefix names several)
+    ├── InputError(AdvisorError, OSError)           a path or stream given to a command that it
+    │                                               cannot read (missing, a directory, a device,
+    │                                               a pipe nobody writes to), or a file of its own
+    │                                               state under ``$WITNESS_HOME`` it cannot read
     ├── SessionNotFound(AdvisorError, LookupError)  ``witness mcp``: no transcript is known to hold
     │                                               the call (it is answered from no session's)
     ├── OrchestrationError(AdvisorError, RuntimeError)
@@ -61,6 +65,7 @@ __all__ = [
     "ConfigError",
     "ConsultationNotFound",
     "GatewayError",
+    "InputError",
     "LedgerTooLarge",
     "ModelError",
     "ModelRefused",
@@ -119,6 +124,18 @@ class LedgerTooLarge(AdvisorError, ValueError):
 
 class ConsultationNotFound(AdvisorError, LookupError):
     """No consultation in the log has the id asked for, or the prefix given names several."""
+
+
+class InputError(AdvisorError, OSError):
+    """A path or stream a command was given that it cannot read, or a file of witness's own state it
+    cannot read; the message names it and says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class SessionNotFound(AdvisorError, LookupError):

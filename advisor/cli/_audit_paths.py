@@ -25,7 +25,7 @@ from typing import IO
 from obligations import NotATranscript
 from obligations.sources import file_kind
 
-from ._inputs import StreamProblem, copy_stream, display
+from ._inputs import StreamProblem, copy_stream, display, path_kind
 
 PATTERN = "*.jsonl"
 """The files a directory is searched for."""
@@ -61,29 +61,18 @@ def find(paths: list[str], spool: Path, err: IO[str] | None = None) -> Found:
     while a named pipe is waited for)."""
     found = Found()
     for name in paths:
-        if not name:
-            found.warnings.append(EMPTY_PATH)
-            continue
-        if name == "-":
-            _stream(found, name, spool, err)
-            continue
-        path = Path(name).expanduser()
         try:
-            mode = path.stat().st_mode
-        except FileNotFoundError:
-            found.warnings.append(f"{name}: no such file or directory")
+            kind = path_kind(name)
+        except StreamProblem as problem:
+            found.warnings.append(EMPTY_PATH if not name else f"{name}: {problem}")
             continue
-        except (OSError, ValueError) as error:
-            found.warnings.append(f"{name}: cannot be read ({getattr(error, 'strerror', None) or error})")
-            continue
-        if stat.S_ISDIR(mode):
-            _directory(found, path)
-        elif stat.S_ISREG(mode):
+        if kind == "directory":
+            _directory(found, Path(name).expanduser())
+        elif kind == "file":
+            path = Path(name).expanduser()
             found.sources.append(Source(path, str(path)))
-        elif stat.S_ISFIFO(mode):
-            _stream(found, name, spool, err)
         else:
-            found.warnings.append(f"{name}: {file_kind(mode)}, not a transcript file or stream")
+            _stream(found, name, spool, err)
     found.sources = _once_each(found.sources)
     return found
 

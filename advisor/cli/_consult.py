@@ -83,9 +83,11 @@ def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
         raise UsageProblem(f"--upto {upto}: the session has only {count} tool call(s)")
 
 
-def compile_ledger(options: ConsultOptions, settings: ConsultSettings) -> tuple[Ledger, Compiled, str | None]:
-    """The session's ledger, the request it compiles to, and the session's recorded working directory."""
-    read = read_ledger(options.transcript, select=lambda events: upto_call(events, options.upto))
+def compile_ledger(options: ConsultOptions, settings: ConsultSettings,
+                   transcript: Path | None = None) -> tuple[Ledger, Compiled, str | None]:
+    """The session's ledger, the request it compiles to, and the session's recorded working directory
+    (``transcript``: the file to read, when it is not ``options.transcript`` itself — a stream's copy)."""
+    read = read_ledger(transcript or options.transcript, select=lambda events: upto_call(events, options.upto))
     compiled = read.ledger.compile(question=options.question, tools=investigation_tools(settings))
     return read.ledger, compiled, read.report.cwd
 
@@ -125,8 +127,11 @@ def exit_status(result: Consultation) -> int:
 def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness consult``; return its exit status."""
     settings = load_consult_settings()
+    from ._inputs import one_transcript
+
     try:
-        ledger, compiled, recorded = compile_ledger(options, settings)
+        with one_transcript(options.transcript, who="witness consult", err=err) as transcript:
+            ledger, compiled, recorded = compile_ledger(options, settings, transcript)
     except UsageProblem as problem:
         err.write(f"witness consult: {problem}\n")
         return ExitCode.USAGE
@@ -158,7 +163,7 @@ def command() -> click.Command:
     from . import _options
 
     @click.command("consult", context_settings=_options.context_settings(), epilog=EPILOG)
-    @click.argument("transcript", type=click.Path(dir_okay=False))
+    @click.argument("transcript")
     @click.option("--question", "-q", help="The executor's question (default: its prose beside an advisor call "
                                            "still in flight, if any).")
     @click.option("--upto", type=click.IntRange(min=1), metavar="N",

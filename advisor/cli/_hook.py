@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from advisor.hosts import MAX_INPUT_BYTES, answer_hook
+from advisor.hosts import DEFAULT_DEADLINE, MAX_INPUT_BYTES, REVIEW_DEADLINE, answer_hook, deadline_seconds
 
 from ._exits import ExitCode
 from ._output import Output
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     import click
 
 USAGE = "usage: witness hook claude-code|codex [--review] < hook-input.json"
-_DEFAULT_DEADLINE = 20.0
-_REVIEW_DEADLINE = 150.0  # advisor.hosts' REVIEW_DEADLINE, not imported: this path loads almost nothing
 REVIEW = "--review"
 
 
@@ -35,7 +33,7 @@ def run_hook(args: list[str]) -> int:
     err: TextIO = Output(sys.stderr)  # type: ignore[assignment]  # only `write` is used: failures are swallowed
     try:
         review = REVIEW in args
-        deadline = _deadline(_REVIEW_DEADLINE if review else _DEFAULT_DEADLINE)
+        deadline = _deadline(REVIEW_DEADLINE if review else DEFAULT_DEADLINE)
         _arm(deadline, err)
         host = _host([arg for arg in args if arg != REVIEW], err)
         raw = _read_input(err)
@@ -76,11 +74,8 @@ def _read_input(err: TextIO) -> bytes | None:
 
 def _deadline(default: float) -> float:
     """``WITNESS_HOOK_DEADLINE`` (a bad value is reported by the Stop logic; ``default`` guards here)."""
-    try:
-        seconds = float(os.environ.get("WITNESS_HOOK_DEADLINE") or default)
-    except ValueError:
-        return default
-    return seconds if 0 < seconds < float("inf") else default
+    value = os.environ.get("WITNESS_HOOK_DEADLINE", "").strip()
+    return (deadline_seconds(value) or default) if value else default
 
 
 def _now() -> float:

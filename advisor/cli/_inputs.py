@@ -17,11 +17,12 @@ import os
 import select
 import stat
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, BinaryIO
-
-from obligations.sources import file_kind, open_transcript
+from typing import IO, BinaryIO, Literal
 
 STREAM_WAIT = 30.0
 """Seconds to wait for the first byte of a named pipe nobody writes to yet."""
@@ -47,8 +48,71 @@ class StreamProblem(OSError):
 
 
 def display(name: str) -> str:
-    """How a stream is named in messages."""
-    return "standard input" if name == "-" else name
+    """How a path or stream is named in messages."""
+    return "standard input" if name == "-" else name or "''"
+
+
+def path_kind(name: str) -> Literal["stream", "directory", "file"]:
+    """What the path ``name`` names, as a command reads it: a stream (``-``, a named pipe), a
+    directory, or a regular file. Raises :class:`StreamProblem` for anything else: an empty path
+    (which is not the current directory), a missing or unreadable one, a device."""
+    if not name:
+        raise StreamProblem("an empty path names nothing")
+    if name == "-":
+        return "stream"
+    try:
+        mode = Path(name).expanduser().stat().st_mode
+    except FileNotFoundError:
+        raise StreamProblem("no such file or directory") from None
+    except (OSError, ValueError) as error:
+        raise StreamProblem(f"cannot be read ({getattr(error, 'strerror', None) or error})") from None
+    if stat.S_ISDIR(mode):
+        return "directory"
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISFIFO(mode):
+        return "stream"
+    from obligations.sources import file_kind
+
+    raise StreamProblem(f"{file_kind(mode)}, not a transcript file or stream")
+
+
+@contextmanager
+def one_transcript(name: str, *, who: str, err: IO[str] | None = None) -> Iterator[Path]:
+    """The transcript file a command that reads one transcript (``consult``, ``packet``) reads for
+    ``name``, for the length of the block: the file itself, or a stream's copy (removed after). Raises
+    ``InputError`` (``advisor.errors``) for a path or stream it cannot read, and ``NotATranscript``,
+    each naming ``name`` as the user gave it (never the copy)."""
+    from advisor.errors import InputError
+    from obligations import NotATranscript
+
+    with tempfile.TemporaryDirectory(prefix="witness-") as spool:
+        try:
+            path = transcript_file(name, Path(spool), err=err, who=who)
+        except StreamProblem as problem:
+            raise InputError(f"{display(name)}: {problem}") from None
+        except NotATranscript as error:
+            raise NotATranscript(display(name), error.reason) from None
+        try:
+            yield path
+        except NotATranscript as error:
+            if error.path != str(path):
+                raise
+            raise NotATranscript(display(name), error.reason) from None
+
+
+def transcript_file(name: str, spool: Path, *, err: IO[str] | None = None, who: str = "witness") -> Path:
+    """The one transcript file a command reads for ``name``: the file itself, or a stream copied into the
+    folder ``spool``. Raises :class:`StreamProblem` (a directory too), or ``NotATranscript`` for a
+    stream that does not start like a transcript."""
+    kind = path_kind(name)
+    if kind == "directory":
+        raise StreamProblem("a directory, not a transcript file")
+    if kind == "file":
+        return Path(name).expanduser()
+    copy = spool / ("stdin" if name == "-" else Path(name).name or "stream")
+    copy_stream(name, copy, err=err, who=who)
+    return copy
 
 
 def is_stream(name: str) -> bool:
@@ -97,7 +161,8 @@ def _check_kind(descriptor: int, *, terminal: bool) -> None:
     if stat.S_ISDIR(mode):
         raise StreamProblem("a directory, not a stream")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        raise StreamProblem(f"{file_kind(mode)}, not a file or stream (it would never end)")
+        kind = "a character device" if stat.S_ISCHR(mode) else "a block device"
+        raise StreamProblem(f"{kind}, not a file or stream (it would never end)")
 
 
 def _await_writer(name: str, descriptor: int, err: IO[str] | None, who: str) -> None:
@@ -150,6 +215,8 @@ def copy_stream(name: str, target: Path, *, err: IO[str] | None = None, who: str
 
 
 def _copy_head(source: BinaryIO, copy: BinaryIO, target: Path) -> None:
+    from obligations.sources import open_transcript  # loaded here: `check --batch` reads streams without it
+
     head = source.read(STREAM_HEAD)
     copy.write(head)
     copy.flush()

@@ -66,9 +66,11 @@ def _keep_bytecode() -> None:
     if sys.dont_write_bytecode:
         from advisor._home import home_directory
 
-        from ._bytecode import install
+        home = home_directory()
+        if os.path.isabs(home):  # else the command says what is wrong with it, if it needs it
+            from ._bytecode import install
 
-        install(os.path.join(home_directory(), "bytecode"))
+            install(os.path.join(home, "bytecode"))
 
 
 def _run(args: list[str], *, whole_process: bool) -> int:

@@ -8,6 +8,7 @@ consultation would build it: sections, caps, ``truncation``, redaction, the 48 K
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
 from ._exits import ExitCode
@@ -15,25 +16,42 @@ from ._exits import ExitCode
 if TYPE_CHECKING:
     import click
 
+    from obligations import Event
+
 EPILOG = """\
 Exit status: 0 when the packet was built, 2 for usage or input errors (no such file, not a
-transcript, an agent the transcript does not have).
+transcript, an agent the transcript does not have, an --upto past its last tool result).
+TRANSCRIPT may be - (standard input) or a named pipe such as <(zcat session.jsonl.gz).
 """
 DEFAULT_QUESTION = "What should the agent do next?"
 
 
-def run_packet(path: str, upto: int | None, agent: str | None, question: str, as_json: bool, out: IO[str]) -> int:
-    """Replay, build, print; the exit status."""
-    from advisor.errors import UnknownAgent
+def run_packet(path: str, upto: int | None, agent: str | None, question: str, as_json: bool, out: IO[str],
+               err: IO[str] | None = None) -> int:
+    """Replay, build, print; the exit status. ``path`` is a file, or ``-`` or a named pipe (a stream)."""
+    from advisor.errors import InputError, UnknownAgent
     from advisor.orchestration import AdvisorHost, replay
+    from obligations import ToolCompleted
     from obligations.sources import open_transcript
 
-    transcript = open_transcript(path)
-    with AdvisorHost(None, log=False, run_log=False) as host:
-        agents = replay(host, transcript.events(), upto=upto)
+    from ._inputs import display, one_transcript
+
+    results = 0
+
+    def counted(events: Iterable[Event]) -> Iterator[Event]:
+        nonlocal results
+        for event in events:
+            results += type(event) is ToolCompleted
+            yield event
+
+    with one_transcript(path, who="witness packet", err=err) as file, \
+            AdvisorHost(None, log=False, run_log=False) as host:
+        agents = replay(host, counted(open_transcript(file).events()), upto=upto)
+        if upto is not None and results < upto:
+            raise InputError(f"--upto {upto}: the session has only {results} tool result(s)")
         chosen = agent or (agents[0] if agents else "root")
         if chosen not in agents:
-            raise UnknownAgent(f"{path} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
+            raise UnknownAgent(f"{display(path)} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
         fitted = host.packet(chosen, question)
     if as_json:
         out.write(fitted.text + "\n")
@@ -51,7 +69,7 @@ def command() -> click.Command:
     from . import _options
 
     @click.command("packet", context_settings=_options.context_settings(), epilog=EPILOG)
-    @click.argument("transcript", type=click.Path(exists=True, dir_okay=False))
+    @click.argument("transcript")
     @click.option("--upto", type=click.IntRange(min=1), default=None,
                   help="Replay only up to the N-th tool result, as if the session ended there.")
     @click.option("--agent", default=None, help="The agent whose packet to build (default: the first root).")
@@ -66,6 +84,6 @@ def command() -> click.Command:
         """
         import sys
 
-        return run_packet(transcript, upto, agent, question, as_json, sys.stdout)
+        return run_packet(transcript, upto, agent, question, as_json, sys.stdout, sys.stderr)
 
     return packet

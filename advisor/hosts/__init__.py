@@ -20,6 +20,7 @@ host starts a hook for every tool call).
 
 from __future__ import annotations
 
+from ._deadline import DEFAULT_DEADLINE, MAX_DEADLINE, REVIEW_DEADLINE, deadline_seconds
 from ._hook import HOSTS, MAX_INPUT_BYTES, STOP_EVENTS, answer_hook
 
 TYPE_CHECKING = False  # `typing` is not loaded on the hook path: a host starts the hook per tool call
@@ -40,9 +41,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CALL_WAIT",
+    "DEFAULT_DEADLINE",
     "HOSTS",
     "KEPT_DAYS",
+    "MAX_DEADLINE",
     "MAX_INPUT_BYTES",
+    "REVIEW_DEADLINE",
     "STOP_EVENTS",
     "Advice",
     "BlockCounter",
@@ -62,6 +66,7 @@ __all__ = [
     "answer_hook",
     "answer_stop",
     "calling_session",
+    "deadline_seconds",
     "pipe_policy",
     "project_folder",
     "state_dir",

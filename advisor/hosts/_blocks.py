@@ -24,7 +24,7 @@ LOCK_TIMEOUT = 5.0
 milliseconds)."""
 AGENTS_KEPT = 64
 """Agents whose counts a session's file keeps; the longest unchanged are forgotten first."""
-_VERSION = 2
+_VERSION = 3
 
 
 class BlockKey(NamedTuple):
@@ -78,7 +78,8 @@ class BlockCounter:
 
 
 def _read(path: Path) -> dict[str, dict[str, Any]]:
-    """The counts by agent; an unreadable, foreign or older file counts nothing."""
+    """The counts by agent; an unreadable, foreign or older file counts nothing, and neither does an
+    entry that is not a task and a count of 0 or more (a damaged file is not trusted)."""
     try:
         state = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
@@ -87,5 +88,5 @@ def _read(path: Path) -> dict[str, dict[str, Any]]:
     if not isinstance(agents, dict):
         return {}
     return {name: entry for name, entry in agents.items() if isinstance(entry, dict)
-            and isinstance(entry.get("task"), str) and isinstance(entry.get("blocks"), int)}
+            and isinstance(entry.get("task"), str) and type(entry.get("blocks")) is int and entry["blocks"] >= 0}
 
