@@ -1,7 +1,8 @@
 """``witness consult``: replay a transcript, compile its ledger, consult the advisor, print the verdict.
 
 Everything heavy — the SDKs, rich — is imported only on this command's path, and only when it
-is needed (``--dry-run`` calls no model; piped output never loads rich).
+is needed (``--dry-run`` calls no model; piped output never loads rich). On a terminal a live
+status says what it is doing meanwhile (``_consult_status``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from advisor.models import load_model_config, make_model
 from obligations import Event, ToolCompleted, ToolDispatched
 
 from ._consult_output import print_request, print_result
+from ._consult_status import ConsultStatus
 from ._exits import ExitCode
 
 if TYPE_CHECKING:
@@ -83,11 +85,16 @@ def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
         raise UsageProblem(f"--upto {upto}: the session has only {count} tool call(s)")
 
 
-def compile_ledger(options: ConsultOptions, settings: ConsultSettings,
-                   transcript: Path | None = None) -> tuple[Ledger, Compiled, str | None]:
+def compile_ledger(options: ConsultOptions, settings: ConsultSettings, transcript: Path | None = None,
+                   status: ConsultStatus | None = None) -> tuple[Ledger, Compiled, str | None]:
     """The session's ledger, the request it compiles to, and the session's recorded working directory
-    (``transcript``: the file to read, when it is not ``options.transcript`` itself — a stream's copy)."""
-    read = read_ledger(transcript or options.transcript, select=lambda events: upto_call(events, options.upto))
+    (``transcript``: the file to read, when it is not ``options.transcript`` itself — a stream's copy;
+    ``status``: told how far it is)."""
+    path = Path(transcript or options.transcript)
+    read = read_ledger(path, select=lambda events: upto_call(events, options.upto),
+                       progress=status.reading(path) if status is not None else None)
+    if status is not None:
+        status.compiling()
     compiled = read.ledger.compile(question=options.question, tools=investigation_tools(settings))
     return read.ledger, compiled, read.report.cwd
 
@@ -102,14 +109,15 @@ def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
 
 
 async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, compiled: Compiled,
-                   workspace: Path) -> Consultation:
+                   workspace: Path, status: ConsultStatus) -> Consultation:
     flags = {"model": options.model, "provider": options.provider, "base_url": options.base_url}
     config = load_model_config(flags)
     model = make_model(config)
+    status.advisor = f"{model.provider}:{model.model}"  # as the footer and the log name it
     try:
         investigation = Investigation(workspace, expand=ledger.expand, settings=settings, redact=redact)
         return await consult(compiled.prompt, model, investigation=investigation, settings=settings,
-                             prices=config.prices, log=ConsultationLog())
+                             prices=config.prices, log=ConsultationLog(), on_step=status.step)
     finally:
         await model.aclose()
 
@@ -126,12 +134,13 @@ def exit_status(result: Consultation) -> int:
 
 def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness consult``; return its exit status."""
-    settings = load_consult_settings()
     from ._inputs import one_transcript
 
+    settings = load_consult_settings()
+    status = ConsultStatus(err)  # drawn while it reads and while it waits; stopped to print
     try:
-        with one_transcript(options.transcript, who="witness consult", err=err) as transcript:
-            ledger, compiled, recorded = compile_ledger(options, settings, transcript)
+        with status, one_transcript(options.transcript, who="witness consult", err=err) as transcript:
+            ledger, compiled, recorded = compile_ledger(options, settings, transcript, status)
     except UsageProblem as problem:
         err.write(f"witness consult: {problem}\n")
         return ExitCode.USAGE
@@ -146,7 +155,8 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
                   "more than the ledger's token budget even with every earlier block left out (raise "
                   "[ledger] token_budget)\n")
         return ExitCode.FINDINGS
-    result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded)))
+    with status:
+        result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded), status))
     if options.as_json:
         out.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
     else:

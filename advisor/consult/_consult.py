@@ -13,6 +13,7 @@ from advisor.consult._loop import Ending, Exchange
 from advisor.consult._prompt import AdvisorPrompt, request_hash
 from advisor.consult._result import Consultation, StopReason, Transcript
 from advisor.consult._settings import ConsultSettings
+from advisor.consult._steps import OnStep
 from advisor.consult._tools import Investigation
 from advisor.consult._verdict import parse_verdict
 from advisor.models import PROVIDERS, ModelClient, Prices, Usage
@@ -35,7 +36,7 @@ def same_model(executor: str | None, advisor: str) -> bool:
 async def consult(prompt: AdvisorPrompt, model: ModelClient, *, investigation: Investigation | None = None,
                   settings: ConsultSettings | None = None, prices: Prices | None = None,
                   executor_model: str | None = None, spent: Spend | None = None,
-                  log: ConsultationLog | Literal[False] | None = None) -> Consultation:
+                  log: ConsultationLog | Literal[False] | None = None, on_step: OnStep | None = None) -> Consultation:
     """Consult the advisor once and return the result envelope.
 
     ``investigation`` gives the tools their workspace and the ledger's ``advisor_expand``;
@@ -43,7 +44,8 @@ async def consult(prompt: AdvisorPrompt, model: ModelClient, *, investigation: I
     ``executor_model`` refuses a consultation of the executor's own model; ``spent`` is the
     session's spending so far (by default summed from the log). The consultation is appended
     to ``log`` (default: the log under ``$WITNESS_HOME``; ``False``: not logged). Model
-    failures, timeouts and budgets end it with a stop reason; they are not raised.
+    failures, timeouts and budgets end it with a stop reason; they are not raised. ``on_step`` is
+    told each request and each tool run as it begins (a live display).
     """
     settings = settings or (investigation.settings if investigation is not None else ConsultSettings())
     investigation = investigation or Investigation(settings=settings)
@@ -51,7 +53,8 @@ async def consult(prompt: AdvisorPrompt, model: ModelClient, *, investigation: I
     if spent is None:
         spent = book.session_spend(prompt.session_id) if book is not None and prompt.session_id else Spend()
     started = datetime.now(UTC)
-    exchange = Exchange(prompt, model, investigation=investigation, settings=settings, prices=prices, session=spent)
+    exchange = Exchange(prompt, model, investigation=investigation, settings=settings, prices=prices, session=spent,
+                        on_step=on_step)
     ending: tuple[StopReason, str | None, str | None]
     if same_model(executor_model, model.model):
         ending = ("same-model", None, "same model as executor")
