@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -171,3 +172,41 @@ def test_results_of_calls_never_dispatched_are_counted(tmp_path: Path) -> None:
     done = witness("audit", "--json", str(path))
     assert json.loads(done.stdout)["sessions"][0]["unknown_results"] == 1
     assert "1 result(s) of calls never dispatched in this file" in witness("audit", str(path)).stdout.decode()
+
+
+def _on_a_terminal(args: list[str]) -> tuple[int, bytes, bytes]:
+    """Run witness with standard error on a terminal (standard output piped): its status, stdout, and what it drew."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    drawn = b""
+    with subprocess.Popen([WITNESS, *args], stdout=subprocess.PIPE, stderr=secondary,
+                          env={**os.environ, "COLUMNS": "120"}) as run:
+        os.close(secondary)
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the other side closed: the process is done
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        assert run.stdout is not None
+        out = run.stdout.read()
+        status = run.wait(timeout=120)
+    os.close(primary)
+    return status, out, drawn
+
+
+@pytest.mark.slow
+def test_a_single_large_file_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
+    """Auditing one large session with standard error on a terminal draws a bar of the bytes read (the file is
+    audited in this process, its progress told as it is read), gone at the end; piped, nothing is drawn."""
+    large = tmp_path / "large.jsonl"
+    large.write_bytes(EXAMPLE.read_bytes() * 4000)  # 40 MB: the example written again and again (read once)
+    status, out, drawn = _on_a_terminal(["audit", str(large)])
+    assert status == 1 and b"OPEN: `npm test`" in out
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn.decode(errors="replace"))
+    assert "auditing 1 file" in text and "/38.9 MB" in text, text
+    piped = witness("audit", str(large))
+    assert piped.returncode == 1 and piped.stderr == b""
