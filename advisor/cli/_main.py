@@ -80,15 +80,16 @@ def _run(args: list[str], *, whole_process: bool) -> int:
             return code
     if args[:1] == ["hook"]:
         return _run_hook(args[1:], whole_process=whole_process)
-    if whole_process:
+    if whole_process and args[:1] in (["audit"], ["consult"], ["packet"]):
         _end_cleanly_on_sigterm()
     return _run_click(args)
 
 
 def _end_cleanly_on_sigterm() -> None:
     """``SIGTERM`` (a ``kill``, a supervisor stopping a job) unwinds the command as Ctrl-C does, so
-    what it holds is cleaned up (a stream copied for ``audit``), instead of ending the process where
-    it stands. (Not for ``check`` and ``hook``: they hold nothing to clean up.)"""
+    what it holds is cleaned up (a stream's temporary copy), instead of ending the process where it
+    stands. Only the commands that copy streams: ``serve`` and ``mcp`` have their own way to stop,
+    and the others hold nothing to clean up."""
     import signal
 
     def terminate(*_: object) -> None:
