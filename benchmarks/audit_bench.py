@@ -13,18 +13,21 @@ about 1.3 KB, as in real sessions. Two mixes:
 
 Then it prints for each mix and size:
 
-- the wall time of auditing it (``obligations.audit``, which streams the file through a tracker),
+- the CPU time of auditing it (``obligations.audit``, which streams the file through a tracker),
   after a one-prompt session has loaded the audit's modules (their import time is printed apart);
 - the peak resident memory of that audit (a child process per size, so each peak is its own);
 - the ratio of the audit's time to the time of merely decoding every line with the standard
   `json` module (target: at most 2.5x);
 
-each time the best of ``--repeats`` runs (default 3), decoding and auditing in turn: this
-machine's noise is larger than the 10 MB audit itself, and the minimum is the run least disturbed
-by it.
+each time the best of ``--repeats`` runs (default 3), decoding and auditing in turn. Times are CPU
+times (the process's own, user and system): on a machine others share, wall time counts the
+waiting for a core too, and both sides of a ratio are single-threaded work; the minimum is the run
+least disturbed by what is left of the noise.
 
 and the time of one `witness hook claude-code` Stop call, as a process, on the 10 MB transcript
 (target: under half a second); then, for each passing-mix size, a Stop on a *growing* session:
+
+(each the CPU time of the hook's process, start-up included):
 
 - **full**: a Stop with nothing kept (the first Stop of a session, or a hook of an older witness),
   which replays the whole file;
@@ -44,6 +47,7 @@ import itertools
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -162,12 +166,12 @@ def generate(path: Path, size: int, seed: int = 7, mix: str = "passing") -> int:
 
 
 def decode_only(path: Path) -> float:
-    """Seconds to read and `json.loads` every line: the floor for any reader."""
-    start = time.perf_counter()
+    """CPU seconds to read and `json.loads` every line: the floor for any reader."""
+    start = time.process_time()
     with path.open("rb") as handle:
         for line in handle:
             json.loads(line)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 _CHILD = """
@@ -176,12 +180,12 @@ from obligations import audit
 # The audit imports its reader and tracker on first use: a one-line session loads them first, so
 # the time measured is the audit's, not the imports' (without bytecode caching they cost more than
 # auditing 10 MB). It holds no shell call: no grammar, pattern or analysis is warmed by it.
-start = time.perf_counter()
+start = time.process_time()
 audit(sys.argv[2])
-imports = time.perf_counter() - start
-start = time.perf_counter()
+imports = time.process_time() - start
+start = time.process_time()
 result = audit(sys.argv[1])
-elapsed = time.perf_counter() - start
+elapsed = time.process_time() - start
 peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 print(json.dumps({"seconds": elapsed, "imports": imports, "peak": peak, "events": result.events,
                   "open": len(result.open), "earlier": len(result.earlier), "resolved": len(result.resolved),
@@ -222,14 +226,15 @@ def hook_seconds(path: Path, runs: int = 5) -> float:
 
 
 def stop_call(path: Path, home: str) -> float:
-    """Wall seconds of one Stop call of `witness hook claude-code`, as the host runs it."""
+    """CPU seconds (user and system) of one Stop call of `witness hook claude-code`, as the host runs it."""
     witness = str(Path(sys.executable).with_name("witness"))
     payload = json.dumps({"hook_event_name": "Stop", "session_id": "bench", "transcript_path": str(path),
                           "stop_hook_active": False}).encode()
     env = {**os.environ, "WITNESS_HOME": home, "WITNESS_STOP_BLOCKS": "1000"}
-    start = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([witness, "hook", "claude-code"], input=payload, capture_output=True, env=env, check=True)
-    return time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def growing_stops(path: Path, repeats: int, turn: int = 100_000) -> tuple[float, float]:
