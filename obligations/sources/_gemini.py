@@ -54,7 +54,7 @@ from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
 from ..errors import NotATranscript, Rewound
 from ._common import Bounded, Stamp, error_code, exit_status, kind_of, string
-from ._lines import raw_lines
+from ._lines import MAX_LINE_BYTES, raw_lines
 from ._plans import NOTHING, Planned
 from ._replay import counted
 from ._report import TranscriptReport
@@ -68,8 +68,9 @@ _SECTION = re.compile(r"^(Error|Exit Code|Signal|Background PIDs|Process Group P
 _CANCELLED = "Command was cancelled by user"
 _TIMED_OUT = "Command was automatically cancelled because it exceeded the timeout"
 _BACKGROUND = ("Command moved to background", "Command is running in background")
-MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
-"""The largest one-document session read (the host holds it whole in memory as well)."""
+MAX_DOCUMENT_BYTES = MAX_LINE_BYTES
+"""The largest one-document session read: it is read whole, as one line of JSON Lines is, so it has
+a line's bound (memory never holds more than one line)."""
 
 
 class GeminiReader:
