@@ -42,9 +42,10 @@ class LineSource:
     ends with a newline (only the last line read can be without one: it is still being written,
     or ``end`` cut it).
 
-    As it goes, :attr:`covered` and :attr:`covered_lines` say how far the whole lines read reach,
-    and ``digest`` (if given: a hash of the bytes before ``start``) takes in their bytes, so that it
-    always is the hash of the first :attr:`covered` bytes of the file."""
+    Once the lines are read (or the reading stops), :attr:`covered` and :attr:`covered_lines` say how
+    far the whole lines read reach (:attr:`covered` also every 1,024 lines meanwhile, for progress),
+    and ``digest`` (if given: a hash of the bytes before ``start``) has taken in their bytes: it is
+    the hash of the first :attr:`covered` bytes of the file."""
 
     def __init__(self, path: Path, *, start: int = 0, number: int = 0, end: int | None = None,
                  max_bytes: int = MAX_LINE_BYTES, digest: Digest | None = None,
@@ -62,6 +63,8 @@ class LineSource:
         """The hash of the first :attr:`covered` bytes (``None``: no hash is kept)."""
 
     def __iter__(self) -> Iterator[tuple[int, bytes | bytearray | None, bool]]:
+        # One generator (not one delegating to another), with its counts in locals, stored on the
+        # object every 1,024 lines and at the end: this runs once per line of every transcript.
         with self.path.open("rb") as handle:
             status = os.fstat(handle.fileno())
             found = (status.st_dev, status.st_ino)
@@ -70,34 +73,40 @@ class LineSource:
             self.identity = found
             if self.covered:
                 handle.seek(self.covered)
-            yield from self._lines(handle)
-
-    def _lines(self, handle: IO[bytes]) -> Iterator[tuple[int, bytes | bytearray | None, bool]]:
-        readline = handle.readline
-        end = self.end
-        offset, number = self.covered, self.covered_lines
-        piece = min(PIECE, self.max_bytes + 1)  # a line longer than that goes the long way, to be drained
-        while True:
-            limit = piece if end is None else min(piece, end - offset)
-            if limit <= 0:
-                return
-            raw: bytes | bytearray | None = readline(limit)
-            if not raw:
-                return
-            number += 1
-            size = len(raw)
-            ended = raw[-1] == 10  # b"\n"
-            line_digest = self.digest
-            if not ended and size == limit and (end is None or offset + size < end):
-                raw, size, ended, line_digest = self._long(handle, raw, offset, line_digest)
-            elif line_digest is not None and ended:
-                line_digest.update(raw)
-            offset += size
-            if ended:
-                self.covered, self.covered_lines, self.digest = offset, number, line_digest
-            if number == 1 and raw is not None and raw.startswith(_BOM):
-                raw = raw[len(_BOM):]
-            yield number, raw, ended
+            readline = handle.readline
+            end, digest = self.end, self.digest
+            offset = covered = self.covered
+            number = lines = self.covered_lines
+            piece = min(PIECE, self.max_bytes + 1)  # a line longer than that goes the long way, to be drained
+            try:
+                while True:
+                    limit = piece if end is None else min(piece, end - offset)
+                    if limit <= 0:
+                        return
+                    raw: bytes | bytearray | None = readline(limit)
+                    if not raw:
+                        return
+                    number += 1
+                    size = len(raw)
+                    if raw[-1] == 10:  # b"\n": the common case
+                        ended = True
+                        if digest is not None:
+                            digest.update(raw)
+                    elif size == limit and (end is None or offset + size < end):
+                        raw, size, ended, line_digest = self._long(handle, raw, offset, digest)
+                        digest = line_digest if ended else digest
+                    else:
+                        ended = False
+                    offset += size
+                    if ended:
+                        covered, lines = offset, number
+                        if not number & 1023:
+                            self.covered = covered
+                    if number == 1 and raw is not None and raw.startswith(_BOM):
+                        raw = raw[len(_BOM):]
+                    yield number, raw, ended
+            finally:
+                self.covered, self.covered_lines, self.digest = covered, lines, digest
 
     def _long(self, handle: IO[bytes], first: bytes | bytearray, offset: int,
               digest: Digest | None) -> tuple[bytearray | None, int, bool, Digest | None]:

@@ -48,12 +48,12 @@ def append_jsonl(path: Path, entries: list[dict[str, Any]]) -> None:
 
 def disk_fault_after(monkeypatch: pytest.MonkeyPatch, lines: int) -> None:
     """Make every transcript read fail with EIO after ``lines`` lines: a disk fault cannot be produced here."""
-    real = LineSource._lines
+    real = LineSource.__iter__
 
-    def failing(source: LineSource, handle: Any) -> Any:
-        for number, raw, ended in real(source, handle):
+    def failing(source: LineSource) -> Any:
+        for number, raw, ended in real(source):
             if number > lines:
                 raise OSError(5, "Input/output error")
             yield number, raw, ended
 
-    monkeypatch.setattr(LineSource, "_lines", failing)
+    monkeypatch.setattr(LineSource, "__iter__", failing)
