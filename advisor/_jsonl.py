@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -32,16 +33,21 @@ def append_line(path: Path, record: dict[str, Any]) -> None:
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist.
-    Raises ``InputError`` (``advisor.errors``) when it cannot be read (a directory in its place, a file
-    where a folder on its path should be)."""
+    """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist or is not
+    a regular file (a pipe would wait for a writer, a device never end). Raises ``InputError``
+    (``advisor.errors``) when it cannot be read (a directory in its place, a file where a folder on
+    its path should be)."""
     try:
-        handle = path.open("rb")
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return
     except OSError as error:
         raise _unreadable(path, error) from None
+    handle = os.fdopen(descriptor, "rb")
     with handle:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            return
+        os.set_blocking(descriptor, True)
         try:
             for number, raw in enumerate(handle, start=1):
                 if raw.strip():

@@ -47,7 +47,8 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._notices import Notice
 from ._outcomes import ERROR_CODES, classify
-from ._redact import REDACTION_KINDS, RedactionKind, redact
+from ._redact import RedactionKind, redact, redact_value, redaction_kinds
+from ._redact_events import redact_event
 from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
 from ._tracker import Tracker
 from ._vocabulary import (
@@ -103,7 +104,6 @@ __all__ = [
     "ITEM_STATES",
     "NO_RECORD",
     "OUTCOMES",
-    "REDACTION_KINDS",
     "REMINDER_BUDGET",
     "TRANSCRIPT_FORMATS",
     "AgentDisposed",
@@ -176,6 +176,9 @@ __all__ = [
     "is_advisor_tool",
     "normalize",
     "redact",
+    "redact_event",
+    "redact_value",
+    "redaction_kinds",
     "release_message",
     "shell_command",
 ]

@@ -16,20 +16,26 @@ from ._commands import update
 from ._effects import MUTATING, READ_ONLY, UNKNOWN, combine, program_effect, redirect_writes
 from ._families import mentions
 from ._findings import RANK, Finding, mark_repeated
+from ._forcing import forced
 from ._identify import Identified, identify
 from ._identity import digest, identity_text
-from ._model import Command, Opaque, Script, Span, Statement, Word
+from ._inert import variable_rule
+from ._model import Command, Opaque, Script, Span, Word
 from ._offsets import OffsetMap
 from ._paths import Path, single_path
-from ._position import Before, Consumer, consumer_of, place
+from ._position import Before, Consumer, Lists, consumer_of, place
+from ._prelude import assignment_problem
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
 from ._selection import selection
 from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
+from ._status import always_succeeds
 from ._stdin import stdin_script
-from ._surroundings import INHERITED, STARTUP_FILES, consumed, inherited, redefined, spliced, waited
+from ._surroundings import INHERITED, STARTUP_MENTIONS, consumed, inherited, redefined, spliced, waited
+from ._traps import trap_of
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
 from ._wrappers import Nested, Unwrapped, program_name, unwrap
+from ._writes import Written, program_writes, redirect_written, rewritten, startup_written
 
 _new = tuple.__new__
 _COMPOUND_NAMES: dict[CommandKind, str] = {
@@ -59,6 +65,16 @@ class Where(NamedTuple):
 HERE = Where()
 ELSEWHERE = Where(here=False)
 _CALLS = 64  # function calls followed per analysis: a bound on `f() { g; g; }; g() { h; h; }; …`
+WORK_PER_CHARACTER = 4
+"""Statements an analysis may visit per character of the command (plus :data:`WORK_BASE`). A
+statement takes two characters at least, and the analysis visits each once, except the bodies of
+called functions (:data:`_CALLS` calls at most): a command that needs more is refused
+(``unreadable``), so that the time and memory of any analysis stay linear in its length."""
+WORK_BASE = 10_000
+
+
+class WorkExhausted(Exception):
+    """The analysis of one command needed more work than its budget (see :data:`WORK_PER_CHARACTER`)."""
 
 
 class Analyzer:
@@ -75,6 +91,29 @@ class Analyzer:
         """Commands (or redirects) seen so far that may change the workspace."""
         self.chains = 0
         """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
+        self.work = 0
+        """Statements visited so far (a statement of a function body once per call)."""
+        self._writes: list[Written] = []
+        self._writers: list[tuple[Command, tuple[Word, ...]]] = []
+        """Programs met whose writes are not read yet (most lines have no check after them)."""
+        self.budget = WORK_BASE + WORK_PER_CHARACTER * len(text)
+
+    def written(self) -> list[Written]:
+        """What the line writes, in the order the analysis met it: before a check, what was written
+        before it ran (the programs met are read for their targets only once a check asks)."""
+        if self._writers:
+            for command, argv in self._writers:
+                self._writes.extend(program_writes(command, argv, self.text))
+                if argv[0].value == "trap":
+                    self._writes.extend(redirect_written(word, command.span) for word in trap_of(argv[1:]).writes)
+            self._writers.clear()
+        return self._writes
+
+    def spend(self, statements: int) -> None:
+        """Count ``statements`` more visited; raises :class:`WorkExhausted` past the budget."""
+        self.work += statements
+        if self.work > self.budget:
+            raise WorkExhausted(self.work)
 
     def affect(self, effect: Effect) -> None:
         """Note the effect of one more part of the command line."""
@@ -161,33 +200,38 @@ class Analyzer:
             if len(statement.pipeline.commands) == 1 and statement.op is None and statement.pipeline.negation is None:
                 # A lone command with nothing before, around or after it keeps its own verdict.
                 return self._ended(self.command(statement.pipeline.commands[0], env, shell))
-        ends = _list_ends(statements)
+        self.spend(len(statements))
+        lists = Lists(statements)
+        ends = lists.ends
         findings: list[Finding] = []
         chain, checked, errexit_chain = 0, False, 0
+        start, first_or, ands, may_fail = 0, None, False, False  # the current list, and what came before
         for index, statement in enumerate(statements):
             errexit = env.errexit and not env.errexit_ignored
             if index == 0 or statements[index - 1].op not in ("&&", "||"):
                 self.chains += 1
                 chain, checked = self.chains, checked and errexit
+                start, first_or, ands, may_fail = index, None, False, False
             # The statement is judged by the shell as it was before it ran: a group's own
             # `exit $?` after its check must not count as an exit before it.
-            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail, errexit, env.fail_first))
+            before = _new(Before, (env.risk, env.pipefail, env.maybe_pipefail, errexit, env.fail_first, start,
+                                   first_or, ands, may_fail))
             end = ends[index]
             commands = statement.pipeline.commands
             background = statements[end].op == "&"
             alone = len(commands) == 1 and not background
             first = commands[0].words
-            waits = (background or (first and first[0].text == "coproc")) and shell == "bash" \
-                and waited(statements, index, end, env)
+            waits = waited(statements, index, end, env, self.text) \
+                if (background or (first and first[0].text == "coproc")) and shell == "bash" else None
             ignored = statement.op == "&&" or statement.op == "||" or statement.pipeline.negation is not None
-            where = (HERE if alone else ELSEWHERE) if not waits and not ignored else \
-                _new(Where, (alone, bool(waits) and not background, ignored))
+            where = (HERE if alone else ELSEWHERE) if waits is None and not ignored else \
+                _new(Where, (alone, waits is not None and not background, ignored))
             mine: list[Finding] = []
             for position, command in enumerate(commands):
                 inner = self.command(command, env, shell, where)
                 if inner:
-                    verdict = place(self, statements, ends, index, position, before=before, shell=shell, env=env,
-                                    waited=bool(waits))
+                    verdict = place(self, statements, lists, index, position, before=before, shell=shell, env=env,
+                                    waited=waits)
                     for finding in inner:
                         finding.degrade(verdict.source, verdict.reasons, verdict.cmdlet, verdict.unattributed,
                                         chain=verdict.chain_source)
@@ -198,6 +242,11 @@ class Analyzer:
                 self._chained(mine, errexit_chain if errexit else chain, after=checked)
                 checked = True
                 findings.extend(self._ended(mine))
+            if statement.op == "||" and first_or is None:
+                first_or = index
+            elif statement.op == "&&":
+                ands = True
+                may_fail = may_fail or len(commands) != 1 or not always_succeeds(commands[0], env)
             if index < last or shared:
                 update(env, statements, index, end, shell=shell, text=self.text)
         return findings
@@ -221,6 +270,7 @@ class Analyzer:
         for redirect in command.redirects:
             if redirect_writes(redirect):
                 self.affect(MUTATING)
+                self.written().append(redirect_written(redirect.target, redirect.span))
         kind = command.kind
         body = command.body
         if kind == "simple":
@@ -245,13 +295,19 @@ class Analyzer:
         elif kind == "group":  # in this shell when alone; in a pipeline or the background, a subshell's
             findings = self.scan_here(body, env if where.here else env.copy(), shell, ignored=where.ignored)
         elif kind == "function":
+            # Defining a function copies the table of functions (a state shares what it has not
+            # changed): counted as work, so that thousands of definitions cannot take quadratic time.
+            self.spend(len(env.functions) // 16)
             findings = self.compound(command, env, shell, merge=False)
         else:
             path = single_path(command, env) if shell == "bash" else None
             findings = self.compound(command, env, shell, merge=where.here) if path is None else \
                 self.path(command, path, env, shell, where)
+        # Under `set -e`, `out=$(check)` leaves with the check's failing status, as the check alone would.
+        carried = _carried(command) if command.opaque and shell == "bash" and env.errexit \
+            and not env.errexit_ignored else None
         for opaque in command.opaque:
-            findings.extend(self.opaque(opaque, env, shell))
+            findings.extend(self.opaque(opaque, env, shell, carried=opaque is carried))
         return findings
 
     def _signals(self, span: Span) -> bool:
@@ -288,7 +344,7 @@ class Analyzer:
     def path(self, command: Command, path: Path, env: ShellState, shell: Shell, where: Where) -> list[Finding]:
         """A compound statement that surely runs ``path``: its checks keep their verdicts there."""
         assert command.body is not None
-        on_path = set(path.statements)
+        on_path = set(path.replaces or path.statements)
         rest = Script(tuple(s for s in command.body.statements if s not in on_path), None, None)
         findings = self.scan_here(Script(path.statements, None, None), env if where.here else env.copy(), shell,
                                   ignored=where.ignored)
@@ -302,13 +358,22 @@ class Analyzer:
             findings.extend(others)
         return findings
 
-    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell) -> list[Finding]:
+    def opaque(self, opaque: Opaque, env: ShellState, shell: Shell, *, carried: bool = False) -> list[Finding]:
+        """A substitution (or script block): its checks are masked, unless the command around it is
+        an assignment whose status is the substitution's (``carried``: ``out=$(check)``)."""
         if opaque.body is None:
             self.affect(UNKNOWN)
             return []
         inner = env.copy()
+        if opaque.kind == "substitution" and shell == "bash":
+            inner.errexit = inner.maybe_errexit = False  # a command substitution does not inherit `set -e`
         findings = self.scan(opaque.body, inner, shell, shared=self._signals(opaque.span))
         env.absorb(inner)
+        if carried:
+            kept = reason("assigned", opaque.span, piece=excerpt(self.text, opaque.span))
+            for finding in findings:
+                finding.degrade("check", [kept])
+            return findings
         where = _OPAQUE_NAMES.get(opaque.kind, opaque.kind)
         for finding in findings:
             finding.degrade("masked", [reason("inside-substitution", opaque.span, where=where)])
@@ -330,18 +395,42 @@ class Analyzer:
         identified = identify(argv, shell)
         if identified is None:
             self.affect(program_effect(argv, shell))
+            if shell == "bash":
+                self._writers.append((command, argv))
             return []
         if identified.fixes:
             self.affect(MUTATING)
         moved = env.dirs or unwrapped.directories or identified.directories
         environment = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context) \
             if env.exports or command.assignments or unwrapped.context else ()
-        finding = Finding(identified, _new(Span, (argv[0].span.start, command.span.end)),
+        # (A command the grammar misread around a syntax error may end before its words: `>; tsc`.)
+        finding = Finding(identified, _new(Span, (argv[0].span.start, max(command.span.end, argv[0].span.end))),
                           _directory(env, unwrapped, identified) if moved else None, environment=environment)
+        if (self._writes or self._writers) and shell == "bash":
+            self._rewritten(finding, argv, env, environment)
+        forcing = forced(identified.family, identified.kind, identified.statement, environment)
+        if forcing is not None:  # `ruff check --exit-zero`, `PYTEST_ADDOPTS=--co pytest`
+            variant = "environment" if forcing in environment else ""
+            finding.degrade("masked", [reason("forced-success", finding.span, variant, piece=forcing)])
         if command.assignments or command.redirects or unwrapped.wrappers or env.shadowed or env.aliases \
-                or env.functions or unwrapped.background is not None:
+                or env.functions or unwrapped.background is not None or unwrapped.forced or unwrapped.unproven:
             finding.degrade(*self._simple_verdict(command, unwrapped, env, where))
         return [finding]
+
+    def _rewritten(self, finding: Finding, argv: tuple[Word, ...], env: ShellState,
+                   environment: tuple[str, ...]) -> None:
+        """Mask ``finding`` when the line wrote what its check reads before it ran (see :mod:`._writes`)."""
+        values = [word.value for word in argv]
+        module = values[values.index("-m") + 1] if "-m" in values[:-1] and program_name(values[0] or "").startswith(
+            "python") else None
+        path_changed = env.path_changed or any(item.startswith("PATH=") for item in environment)
+        found = rewritten(self.written(), program=values[0] or "", family=finding.identified.family, module=module,
+                          words=argv[1:], activated=env.activated, path_changed=path_changed)
+        if found is not None:
+            piece = excerpt(self.text, found.span)
+            shown = reason("rewritten", found.span, piece=piece, target=found.target) if found.target is not None \
+                else reason("rewritten", found.span, "unlisted", piece=piece)
+            finding.degrade("masked", [shown])
 
     def _simple_verdict(self, command: Command, unwrapped: Unwrapped, env: ShellState,
                         where: Where) -> tuple[ExitSource, list[Reason]]:
@@ -358,10 +447,14 @@ class Analyzer:
             if INHERITED.match(word.value or word.text):
                 source = "masked"
                 reasons.append(reason("early-exit", word.span, "environment", piece=excerpt(text, word.span)))
+            elif (why := assignment_problem(word)) is not None:  # `LD_PRELOAD=./fake.so pytest`
+                source = "masked"
+                reasons.append(reason("unproven", word.span, piece=excerpt(text, word.span), why=why))
         for word in unwrapped.wrappers:
             reasons.append(reason("wrapper", word.span, piece=str(word.value)))
         for item in command.redirects:
             reasons.append(reason("redirect", item.span, piece=excerpt(text, item.span)))
+        source = _wrapper_notes(unwrapped, text, reasons, source)
         background = unwrapped.background
         if background is not None:
             coproc = any(word.span == background and word.value == "coproc" for word in unwrapped.wrappers)
@@ -434,6 +527,7 @@ class Analyzer:
             for wrapper in unwrapped.wrappers:
                 if wrapper.value is not None and env.redefines(wrapper.value):
                     reasons.append(reason("shadowed", wrapper.span, piece=program_name(wrapper.value)))
+            _wrapper_notes(unwrapped, self.text, reasons, "check")
             if script.error is not None:
                 reasons.append(reason("parse-error", script.error_span, "nested", error=script.error))
             elif unreadable:
@@ -450,7 +544,7 @@ class Analyzer:
         """The shell a command string starts in: its options, and what it inherits (the directory,
         exported functions)."""
         options = nested.options
-        posix = program_name(nested.via.value or "") in POSIX_SH
+        posix = options.posix or program_name(nested.via.value or "") in POSIX_SH
         inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
         child = ShellState(options.pipefail, inner_dirs, posix_sh=posix)
         if options.errexit:
@@ -462,8 +556,8 @@ class Analyzer:
             child.functions = MappingProxyType({n: d for n, d in env.functions.items() if n in env.exported})
             child.exported = env.exported
         via = nested.via
-        if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and any(
-                name in self.text for name in STARTUP_FILES)):
+        if options.interactive or ((options.login or program_name(via.value or "") == "zsh") and (any(
+                name in self.text for name in STARTUP_MENTIONS) or startup_written(self.written()) is not None)):
             # `-i` reads ~/.bashrc; a login shell its profile and zsh ~/.zshenv: refused outright for
             # -i, and when this command line names (so may write) one of them or moves HOME
             child.risk = reason("early-exit", via.span, "startup", piece=str(via.value))
@@ -534,6 +628,36 @@ def _validation(finding: Finding) -> Validation:
                              finding.span, identity_text(environment, identity), environment, anywhere, chosen))
 
 
+def _carried(command: Command) -> Opaque | None:
+    """The command substitution whose status an assignment-only command leaves with (``out=$(check)``,
+    ``out="$(check 2>&1)"``): the only substitution, the whole value of the only assignment, to a
+    name bash does not act on, with no redirect."""
+    if command.kind != "simple" or command.words or command.redirects or len(command.assignments) != 1 \
+            or len(command.opaque) != 1 or command.opaque[0].kind != "substitution":
+        return None
+    word = command.assignments[0]
+    name, equals, value = word.text.partition("=")
+    inner = command.opaque[0].span
+    whole = word.span.start + len(name) + 1 + (1 if value.startswith('"') else 0)
+    if not equals or not name.isidentifier() or variable_rule(name) is not None or value.startswith("'") or (
+            inner.start != whole or inner.end != word.span.end - (1 if value.startswith('"') else 0)):
+        return None
+    return command.opaque[0]
+
+
+def _wrapper_notes(unwrapped: Unwrapped, text: str, reasons: list[Reason], source: ExitSource) -> ExitSource:
+    """A wrapper option that lets the status be 0 whatever the check does, or one its grammar does
+    not list: either masks (their reasons are added to ``reasons``)."""
+    if unwrapped.forced is not None:
+        reasons.append(reason("forced-success", unwrapped.forced, "wrapper", piece=excerpt(text, unwrapped.forced)))
+        source = "masked"
+    if unwrapped.unproven is not None:
+        reasons.append(reason("unproven", unwrapped.unproven, piece=excerpt(text, unwrapped.unproven),
+                              why="an option the wrapper's grammar does not list"))
+        source = "masked"
+    return source
+
+
 def _source_order(item: Reason) -> tuple[bool, tuple[int, int]]:
     return item.span is None, item.span or (0, 0)
 
@@ -543,18 +667,6 @@ def _directory(env: ShellState, unwrapped: Unwrapped, identified: Identified) ->
     moves = unwrapped.directories + identified.directories
     return directory(env.dirs + tuple(word_text(word) for word in moves))
 
-
-def _list_ends(statements: tuple[Statement, ...]) -> list[int]:
-    """For each statement, the index of the last statement of its ``&&``/``||`` list."""
-    if len(statements) == 1:
-        return [0]
-    ends = [0] * len(statements)
-    end = len(statements) - 1
-    for index in range(len(statements) - 1, -1, -1):
-        if statements[index].op not in ("&&", "||"):
-            end = index
-        ends[index] = end
-    return ends
 
 
 def _head_span(command: Command, text: str) -> Span:

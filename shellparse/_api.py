@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 from functools import lru_cache
 
-from ._analysis import Analyzer
+from ._analysis import Analyzer, WorkExhausted
 from ._bash import parse_bash
 from ._model import Script, Span
 from ._reasons import message, reason
@@ -16,10 +16,11 @@ from .errors import NotACommand, UnknownPolicy, UnknownShell
 CACHE_SIZE = 4096
 MAX_COMMAND_CHARS = 1_048_576
 """The longest command :func:`analyze` reads by default (``max_chars``). A longer one is fail-closed
-at once (``unreadable``, never a witness, effect unknown): analysis time and memory grow with the
-command — about 2.5 s and 270 MB for a megabyte of ``npm test; echo x; …`` — so ten megabytes would
-take a Stop hook far past its time-out. Callers that judge many commands (the tracker, ``witness
-check``) set a lower bound."""
+at once (``unreadable``, never a witness, effect unknown): analysis time and memory grow linearly
+with the command — a few seconds and a few hundred megabytes for a megabyte of ``npm test; echo x;
+…`` — so ten megabytes would take a Stop hook far past its time-out. Callers that judge many
+commands (the tracker, ``witness check``) set a lower bound. The work of one analysis is capped as
+well (:data:`._analysis.WORK_PER_CHARACTER`)."""
 _GC_PAUSE_ABOVE = 16_384
 
 
@@ -80,6 +81,8 @@ def _analyze(command: str, shell: Shell, policy: Policy) -> Analysis:
         gc.disable()
     try:
         return Analyzer(command, shell, policy).run(_parse(command, shell, data))
+    except WorkExhausted:
+        return _unusable(command, shell, policy, _Unusable("work", Span(0, len(command)), length=f"{len(command):,}"))
     finally:
         if pause:
             gc.enable()

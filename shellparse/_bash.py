@@ -8,6 +8,7 @@ here-document swallow the rest of its line; regrouping the flat stream undoes bo
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ._flat import Attach, NegationToken, OperatorToken, Pipe, Token, Unit, attach, lone, regroup, separate
@@ -167,6 +168,8 @@ class _Converter:
 
     def program(self, root: Any) -> Script:
         script = self.script(root.children)
+        if self.problem is None and _CONTROL.search(self.data) is not None:
+            self.problem = self.control_problem(root)
         if root.has_error:
             message, span = self.first_error(root)
             return script._replace(error=message, error_span=span)
@@ -174,6 +177,20 @@ class _Converter:
             message, span = self.problem
             return script._replace(error=message, error_span=span)
         return script
+
+    def control_problem(self, root: Any) -> tuple[str, Span] | None:
+        """A form feed, vertical tab or carriage return (not ending a line) outside quotes and
+        comments: tree-sitter-bash reads it as a blank, bash as part of a word, so a `#` after it
+        starts no comment (`pytest\\f# ; true` runs `pytest\\f#`, then `true`)."""
+        for found in _CONTROL.finditer(self.data):
+            at = found.start()
+            node = root.descendant_for_byte_range(at, at + 1)
+            while node is not None and node.type not in _LITERAL_TEXT:
+                node = node.parent
+            if node is None:
+                name = _CONTROL_NAMES[self.data[at]]
+                return f"bash reads a {name} as part of a word, not as a blank", self.byte_span(at, at + 1)
+        return None
 
     def first_error(self, root: Any) -> tuple[str, Span]:
         stack = [root]
@@ -238,6 +255,8 @@ class _Converter:
                 separate(items, self.offsets(node.start_byte))
                 items.append(NegationToken(self.span(node.children[0])))
                 stack.extend(reversed(node.children[1:]))
+            elif kind == "file_redirect" and node.parent is not None and node.parent.type == "command_substitution":
+                self.emit(items, self.bare_redirect(node))
             elif action != _COMMENT and node.is_named:
                 # A word-like node where a statement was expected (for-loop values, case
                 # patterns): it runs nothing itself, but substitutions inside it do.
@@ -245,6 +264,13 @@ class _Converter:
                 self.collect(node, opaque)
                 if opaque:
                     self.emit(items, simple_command((), self.span(node), opaque=tuple(opaque)))
+
+    def bare_redirect(self, node: Any) -> Command:
+        """``$(< file)``: a substitution that reads the file (bash's shortcut for ``$(cat file)``)."""
+        found: list[Opaque] = []
+        extra: list[Word] = []
+        redirect = self.redirect(node, found, extra, [])
+        return simple_command(tuple(extra), self.span(node), redirects=(redirect,), opaque=tuple(found))
 
     def emit(self, items: list[Token], command: Command) -> None:
         separate(items, command.span.start)
@@ -403,6 +429,13 @@ class _Converter:
         return Word(text, value, self.span(node))
 
 
+_CONTROL = re.compile(rb"[\x0b\x0c]|\r(?!\n|\Z)")
+"""Control characters bash does not read as blanks (a carriage return ending a line is read apart:
+see :meth:`_Converter.word`)."""
+_CONTROL_NAMES = {0x0B: "vertical tab", 0x0C: "form feed", 0x0D: "carriage return"}
+_LITERAL_TEXT = frozenset({"string", "raw_string", "ansi_c_string", "translated_string", "heredoc_body",
+                           "heredoc_content", "comment"})
+"""Nodes whose text bash keeps as it is: a control character in them is data."""
 _IF_KEYWORDS = frozenset({"if", "then", "elif", "else", "fi"})
 _CASE_MARKS = frozenset({")", ";;", ";&", ";;&"})
 

@@ -28,5 +28,22 @@ STDIN_READERS = frozenset({"read", "mapfile", "readarray", "source", ".", "eval"
 
 QUIET_PROGRAMS = frozenset({
     "basename", "date", "dirname", "ls", "mkdir", "pwd", "realpath", "sleep", "touch", "uname", "which", "whoami",
+    "true", "false", "rm", "rmdir", "cp", "mv", "ln", "chmod", "env", "printenv", "id", "hostname", "nproc",
 })
-"""Programs that never read their standard input."""
+"""Programs that never read their standard input (``date`` unless ``-f`` names a file of dates)."""
+
+FILTERS: dict[str, tuple[tuple[str, ...], int]] = {
+    "cat": ((), 0), "tac": ((), 0), "nl": (("-b", "-s", "-v", "-w"), 0), "wc": ((), 0), "rev": ((), 0),
+    "head": (("-n", "-c", "--lines", "--bytes"), 0), "tail": (("-n", "-c", "--lines", "--bytes", "-s", "--pid"), 0),
+    "sort": (("-k", "-t", "-o", "-S", "-T", "--key", "--field-separator", "--output"), 0),
+    "uniq": (("-f", "-s", "-w"), 0), "cut": (("-d", "-f", "-c", "-b"), 0), "md5sum": ((), 0), "sha256sum": ((), 0),
+    "grep": (("-e", "-f", "-m", "-A", "-B", "-C", "--regexp", "--file", "--max-count"), 1),
+    "egrep": (("-e", "-f", "-m", "-A", "-B", "-C"), 1), "fgrep": (("-e", "-f", "-m", "-A", "-B", "-C"), 1),
+    "sed": (("-e", "-f", "-l", "--expression", "--file"), 1), "awk": (("-F", "-v", "-f"), 1),
+    "jq": (("--arg", "--argjson", "--slurpfile", "--rawfile", "-f", "--from-file"), 1),
+}
+"""Programs that read standard input only when no file is named: their options that take a value,
+and how many operands come before the files (``grep PATTERN FILE…``; none after ``-e``/``-f``)."""
+
+STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+"""Names by which a program reads its standard input."""

@@ -15,12 +15,14 @@ import re
 from types import MappingProxyType
 
 from ._builtins import BASH_BUILTINS
+from ._forcing import OPTION_VARIABLES
 from ._model import Command, Statement, Word
 from ._options import set_changes, shopt_changes
 from ._patterns import lazy
+from ._prelude import activation, assignment_problem, unproven
 from ._reasons import reason
 from ._shellstate import ShellState, excerpt, word_text
-from ._status import always_succeeds, keeps_saved, refers, zeroes
+from ._status import always_succeeds, keeps_saved, may_assign_ifs, refers, zeroes
 from ._traps import trap_of
 from ._wrappers import program_name
 
@@ -57,6 +59,8 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
         state.list_base = state.copy()
     commands = statement.pipeline.commands
     alone = len(commands) == 1 and statements[end].op != "&"
+    if not state.ifs_changed and shell == "bash" and may_assign_ifs(statement, text):
+        state.ifs_changed = True  # arithmetic may assign any variable its expressions or values name
     if state.zeroed:  # `rc=0` holds until a line may change `rc`
         state.zeroed = frozenset(name for name in state.zeroed
                                  if all(keeps_saved(c, frozenset({name}), state, text) for c in commands))
@@ -64,6 +68,9 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
             and not (len(commands) == 1 and (always_succeeds(commands[0], state) or _cannot_fail(commands[0]))):
         span = statement.pipeline.span  # under `set -e`, a failure here ends the script with its status
         state.fail_first = reason("may-not-run", span, "errexit", piece=excerpt(text, span))
+    if index == end and state.jobs >= 0 and (statements[end].op == "&" or (
+            len(commands) == 1 and commands[0].words and commands[0].words[0].text == "coproc")):
+        state.jobs += 1  # a job of this shell: `wait %N` counts them
     last = len(commands) - 1
     for position, command in enumerate(commands):
         if command.kind == "simple":
@@ -155,6 +162,10 @@ def apply(state: ShellState, command: Command, *, shell: str, text: str, here: b
         _in_this_shell(state, command, head, words[1:], text)
     if head in _ACTING:
         _anywhere(state, command, head, words[1:], text=text, after_or=after_or)
+    if here and head in BASH_BUILTINS and state.risk is None:
+        why = unproven(state, head, words[1:])
+        if why is not None:
+            state.flag(reason("unproven", command.span, piece=excerpt(text, command.span), why=why))
 
 
 def _assignments(state: ShellState, command: Command, text: str) -> None:
@@ -163,6 +174,11 @@ def _assignments(state: ShellState, command: Command, text: str) -> None:
     for word in command.assignments:
         if word.text.startswith("IFS"):
             state.ifs_changed = True
+        if word.text.startswith("PATH") and not command.words:
+            state.path_changed = True
+        why = assignment_problem(word) if state.risk is None else None
+        if why is not None:
+            state.flag(reason("unproven", word.span, piece=excerpt(text, word.span), why=why))
         match = _SHADOWING_ARRAYS.match(word.text) if word.text.startswith("BASH_") else None
         if match is not None:
             _shadowing_array(state, match, word.text)
@@ -232,9 +248,13 @@ def _exports(state: ShellState, head: str, args: tuple[Word, ...]) -> None:
     words = [word.value for word in args]
     if head != "export" and "-x" not in words:
         return
+    if any(word.text.startswith("PATH=") for word in args):
+        state.path_changed = True
     found = tuple(value for value in words if value is not None and "=" in value and not value.startswith("-"))
-    if found:
-        state.exports = (*state.exports, *found)
+    # A variable a check reads its options from is kept even when only run time knows its value.
+    hidden = tuple(word.text for word in args if word.value is None and word.text.partition("=")[0] in OPTION_VARIABLES)
+    if found or hidden:
+        state.exports = (*state.exports, *found, *hidden)
 
 
 def _pwsh_environment(state: ShellState, command: Command, text: str) -> None:
@@ -305,8 +325,8 @@ def _anywhere(state: ShellState, command: Command, head: str, args: tuple[Word, 
         state.aliases = state.aliases | names
         if names & state.trap_names or ("*" in names and state.trap_names):
             state.flag(reason("exit-trap", command.span, "redefined", piece=piece))
-    elif head == "hash" and "-p" in values:
-        state.shadow({w.value or "*" for w in args[2:]})
+    elif head == "hash":
+        state.shadow(hashed(args))
     elif head == "enable":
         state.shadow({v if v is not None else "*" for v in values if v is None or not v.startswith("-")})
     elif head == "trap":
@@ -317,12 +337,36 @@ def _anywhere(state: ShellState, command: Command, head: str, args: tuple[Word, 
         state.flag(found)
     elif head in ("mapfile", "readarray") and any(v is None or v.startswith("-C") for v in values):
         state.flag(reason("early-exit", command.span, "source", piece=piece))
+    elif head in ("source", ".") and activation(args) is not None:
+        state.activated = (*state.activated, str(activation(args)))  # a virtual environment's own script
     elif head in ("source", ".", "suspend") or (head == "eval" and None in values):
         state.flag(reason("early-exit", command.span, "source" if head != "suspend" else "exit", piece=piece))
     elif head == "exec" and any(not _option(w) for w in args):
         state.flag(reason("early-exit", command.span, "exec", piece=piece))
     elif head in _EXITS:
         _exit(state, command, head, args, piece=piece, after_or=after_or)
+
+
+def hashed(args: tuple[Word, ...]) -> set[str]:
+    """The names ``hash ARGS`` binds to a path of its choosing (``-p PATH``, also attached and in a
+    cluster: ``-p/bin/true``, ``-tp PATH``); ``*`` when an option is known only at run time."""
+    index, path = 0, False
+    while index < len(args):
+        value = args[index].value
+        if value is None:
+            return {"*"}
+        if value == "--" or not value.startswith("-") or len(value) == 1:
+            index += value == "--"
+            break
+        letters = value[1:]
+        if "p" in letters:
+            path = True
+            index += 1 if letters.index("p") < len(letters) - 1 else 2  # the path attached, or the next word
+        else:
+            index += 1
+    if not path:
+        return set()
+    return {word.value or "*" for word in args[index:]}
 
 
 def _signals_jobs(values: list[str | None]) -> bool:

@@ -44,12 +44,45 @@ def end_problem(data: bytes, *, strip_tabs: bool, start: int, body: int, end: tu
     ``end`` the span of the grammar's end line (its delimiter, without leading tabs).
     """
     wanted = delimiter(data, start)
-    found = _end_line(data, wanted, strip_tabs, body)
+    joins = not any(byte in b"'\"\\" for byte in _word(data, start))
+    found = _end_line(data, wanted, strip_tabs, body) if not joins else _joined_end_line(data, wanted, strip_tabs, body)
     if found is not None and found[0] <= end[0] and found[1] == end[1]:
         return None
     shown = wanted.decode("utf-8", "replace")
     return (f"the here-document ends only at a line that is exactly `{shown}`; bash reads past the line the "
             "grammar ends it at")
+
+
+def _word(data: bytes, start: int) -> bytes:
+    """The delimiter word as written, up to the first metacharacter outside quotes."""
+    index, size = start, len(data)
+    while index < size and data[index] not in _METACHARACTERS:
+        if data[index] in (0x27, 0x22):
+            close = data.find(bytes((data[index],)), index + 1)
+            index = size if close < 0 else close + 1
+        else:
+            index += 2 if data[index] == 0x5C else 1
+    return data[start:index]
+
+
+def _joined_end_line(data: bytes, wanted: bytes, strip_tabs: bool, body: int) -> tuple[int, int] | None:
+    """Where bash ends a here-document whose delimiter is unquoted: it removes each backslash-newline
+    from the body before it compares a line with the delimiter, so a line ending in an odd number of
+    backslashes takes the next one with it (``x\\`` then ``EOF`` is the line ``xEOF``)."""
+    position, size = body, len(data)
+    continued = False
+    while position < size:
+        newline = data.find(b"\n", position)
+        end = size if newline < 0 else newline
+        line = data[position:end]
+        if strip_tabs:
+            line = line.lstrip(b"\t")
+        if not continued and line == wanted:
+            return position, end
+        escapes = len(line) - len(line.rstrip(b"\\"))
+        continued = escapes % 2 == 1 and newline >= 0
+        position = end + 1
+    return None
 
 
 def _end_line(data: bytes, wanted: bytes, strip_tabs: bool, body: int) -> tuple[int, int] | None:

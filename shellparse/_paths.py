@@ -10,6 +10,7 @@ running the check at all (bash: ``if [ -d missing ]; then pytest; fi`` exits 0).
 
 from typing import NamedTuple
 
+from ._inert import plain_expansions
 from ._model import Command, Span, Statement, Word
 from ._shellstate import ShellState
 from ._status import always_succeeds, exit_form
@@ -29,6 +30,9 @@ class Path(NamedTuple):
     """What kind of path it is, for the reason."""
     otherwise: Span | None = None
     """Where the ``else`` branch that runs instead (and fails) is, when there is one."""
+    replaces: tuple[Statement, ...] = ()
+    """The statements of the body the path stands for, when they are not its own statements (``if
+    check; then :; else exit $?; fi`` runs as ``check || exit $?``)."""
 
 
 def single_path(command: Command, state: ShellState) -> Path | None:
@@ -58,13 +62,16 @@ def _for(command: Command) -> Path | None:
 
 
 def _case(command: Command) -> Path | None:
+    """The arm a ``case`` surely takes: the first whose pattern surely matches, every earlier one
+    surely not. A subject only run time knows (``"$CI"``, plain parameters only) surely matches
+    ``*`` alone."""
     words = command.words
-    if not words or words[0].value is None:
+    if not words or (words[0].value is None and not plain_expansions(words[0].text)):
         return None
     subject = words[0].value
     for patterns, opening, terminator in _arms(words[1:]):
         matches = [_matches(pattern, subject) for pattern in patterns]
-        if None in matches:
+        if True not in matches and None in matches:
             return None  # a pattern the analysis does not evaluate: the arm taken is unknown
         if any(matches):
             if terminator is not None and terminator.text != ";;":
@@ -91,10 +98,10 @@ def _arms(words: tuple[Word, ...]) -> list[tuple[list[Word], Word, Word | None]]
     return arms
 
 
-def _matches(pattern: Word, subject: str) -> bool | None:
+def _matches(pattern: Word, subject: str | None) -> bool | None:
     if pattern.text == "*":
         return True
-    if pattern.value is None or _GLOB & set(pattern.text):
+    if pattern.value is None or subject is None or _GLOB & set(pattern.text):
         return None
     return pattern.value == subject
 
@@ -107,6 +114,10 @@ def _if(command: Command, state: ShellState) -> Path | None:
     condition = _between(command, keywords[0].span.end, keywords[1].span.start)
     branch_end = keywords[2].span.start
     branch = _between(command, keywords[1].span.end, branch_end)
+    if texts == ["if", "then", "else", "fi"]:
+        leaving = _leaving_on_failure(command, condition, branch, keywords, state)
+        if leaving is not None:
+            return leaving
     if _surely_true(condition, state):
         return Path(branch, "an `if` whose condition surely succeeds")
     if texts[2] != "else" or not _read_only(condition, state):
@@ -116,6 +127,27 @@ def _if(command: Command, state: ShellState) -> Path | None:
         return None
     span = Span(keywords[2].span.start, keywords[3].span.start)
     return Path(branch, "an `if` whose `else` surely fails", span)
+
+
+def _leaving_on_failure(command: Command, condition: tuple[Statement, ...], branch: tuple[Statement, ...],
+                        keywords: list[Word], state: ShellState) -> Path | None:
+    """``if check; then :; else exit $?; fi``: a condition of one command, a ``then`` branch that
+    surely succeeds and an ``else`` that leaves with the condition's status run as ``check || exit
+    $?`` — the status is the check's either way."""
+    otherwise = _between(command, keywords[2].span.end, keywords[3].span.start)
+    leave = _simple(otherwise)
+    succeed = _simple(branch)
+    if len(condition) != 1 or len(condition[0].pipeline.commands) != 1 or condition[0].pipeline.negation is not None \
+            or condition[0].op not in (";", "\n", None) or leave is None or len(leave) != 1 or succeed is None:
+        return None
+    form = exit_form(leave[0], state=state)
+    if form is None or form.kind != "last" or state.redefines("exit") or not all(
+            always_succeeds(item, state) and item.words[0].value != "exit" for item in succeed):
+        return None
+    check = condition[0]._replace(op="||", op_span=keywords[2].span)
+    exit_statement = otherwise[0]._replace(op=None, op_span=None)
+    return Path((check, exit_statement), "an `if` that leaves with its condition's failing status",
+                replaces=(*condition, *branch, *otherwise))
 
 
 def _simple(statements: tuple[Statement, ...]) -> list[Command] | None:

@@ -13,7 +13,7 @@ from ._model import Command, Pipeline, Span, Statement
 from ._reasons import reason
 from ._results import Reason
 from ._shellstate import ShellState, excerpt
-from ._status import always_succeeds, exit_form, saved_form
+from ._status import always_succeeds, exit_form, saved_form, zeroes
 from ._tails import Tail, _tail_reason, hand_on, judge_tail
 from ._vocabulary import ExitSource, Shell
 from ._wrappers import program_name
@@ -43,6 +43,38 @@ class Before(NamedTuple):
     """``set -e`` is surely on, where bash applies it."""
     fail_first: Reason | None = None
     """Something that can end the script failing before the check runs."""
+    list_start: int = 0
+    """Where the check's own ``&&``/``||`` list starts."""
+    first_or: int | None = None
+    """The first statement of that list before the check's that an ``||`` follows."""
+    and_before: bool = False
+    """A statement of that list before the check's is followed by ``&&``."""
+    may_fail: bool = False
+    """A statement of that list before the check's, followed by ``&&``, can fail (its status is then reported)."""
+
+
+class Lists:
+    """The ``&&``/``||`` lists of one script, read once (so that judging every check of a long list
+    costs the same as judging one): for each statement, the last statement of its list, and whether
+    an ``||`` follows it or a later statement of its list."""
+
+    __slots__ = ("ends", "or_after")
+
+    def __init__(self, statements: tuple[Statement, ...]):
+        count = len(statements)
+        self.ends = [0] * count
+        """The index of the last statement of each statement's list."""
+        self.or_after = [False] * count
+        """Whether an ``||`` comes after the statement, in its list."""
+        end, ored = count - 1, False
+        for index in range(count - 1, -1, -1):
+            op = statements[index].op
+            if op not in ("&&", "||"):
+                end, ored = index, False
+            elif op == "||":
+                ored = True
+            self.ends[index] = end
+            self.or_after[index] = ored
 
 
 class Verdict:
@@ -77,31 +109,32 @@ class Verdict:
         self.unattributed = True
 
 
-def place(analyzer: "Analyzer", statements: tuple[Statement, ...], ends: list[int], index: int, position: int, *,
-          before: Before, shell: Shell, env: ShellState, waited: bool = False) -> Verdict:
-    """The verdict on the check that is command ``position`` of ``statements[index]``; ``ends[i]``
-    is the last statement of the ``&&``/``||`` list statement ``i`` belongs to; ``waited``: a
-    ``wait`` for the check's background job (or coprocess) follows its list."""
+def place(analyzer: "Analyzer", statements: tuple[Statement, ...], lists: Lists, index: int, position: int, *,
+          before: Before, shell: Shell, env: ShellState, waited: int | None = None) -> Verdict:
+    """The verdict on the check that is command ``position`` of ``statements[index]``; ``lists``
+    says where each statement's ``&&``/``||`` list ends; ``waited``: the statement that waits for the
+    check's background job (or coprocess) after its list, if one does."""
     verdict = Verdict()
     pipeline = statements[index].pipeline
-    end = ends[index]
+    end = lists.ends[index]
     if pipeline.negation is not None:
         verdict.mask(reason("negated", pipeline.negation))
     if position > 0:
         _piped_into(analyzer, verdict, pipeline, position, shell, maybe_pipefail=before.maybe_pipefail)
-    start = index
-    if index > 0 and statements[index - 1].op in ("&&", "||"):
-        start = _list_before(analyzer, verdict, statements, index, env)
+    start = before.list_start
+    if start < index:
+        _list_before(analyzer, verdict, statements, index, before)
     passed_only = False
     saved = None
     if index < end:
-        passed_only, saved = _list_after(analyzer, verdict, statements, index, end, shell, env)
+        passed_only, saved = _list_after(analyzer, verdict, statements, index, end, shell, env,
+                                         ored=lists.or_after[index])
     elif shell == "bash" and before.errexit and start == index and pipeline.negation is None \
             and statements[end].op != "&" and end + 1 < len(statements):
         passed_only = True  # `set -e`: a failing check ends the script with its own status
         verdict.keep(reason("errexit", _rest(statements, end), piece=excerpt(analyzer.text, _rest(statements, end))))
     following = end + 1
-    if statements[end].op == "&" or waited:
+    if statements[end].op == "&" or waited is not None:
         following = _background(analyzer, verdict, statements, end, waited=waited)
     tail = None
     if following < len(statements):
@@ -144,14 +177,15 @@ def _after(analyzer: "Analyzer", statements: tuple[Statement, ...], following: i
 
 
 def _background(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], end: int, *,
-                waited: bool) -> int:
-    """`&` (or `coproc`): masks, unless a `wait` for the job follows; the index the tail starts at."""
-    if not waited:
+                waited: int | None) -> int:
+    """`&` (or `coproc`): masks, unless a `wait` for the job follows (statement ``waited``); the
+    index the tail starts at."""
+    if waited is None:
         verdict.mask(reason("background", statements[end].op_span, "operator"))
         return end + 1
-    wait = statements[end + 1].pipeline.span
+    wait = Span(statements[end + 1].pipeline.span.start, statements[waited].pipeline.span.end)
     verdict.keep(reason("waited", wait, piece=excerpt(analyzer.text, wait)))
-    return end + 2
+    return waited + 1
 
 
 def _errexit_ends(before: Before, pipeline: Pipeline, last_of_list: bool, position: int, shell: Shell) -> bool:
@@ -210,26 +244,23 @@ def _piped_out(analyzer: "Analyzer", verdict: Verdict, pipeline: Pipeline, posit
 
 
 def _list_before(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], index: int,
-                 env: ShellState) -> int:
-    """The statements before the check in its own ``&&``/``||`` list; returns where the list starts."""
-    start = index
-    while start > 0 and statements[start - 1].op in ("&&", "||"):
-        start -= 1
-    for earlier in range(start, index):
-        statement = statements[earlier]
+                 before: Before) -> None:
+    """The statements before the check in its own ``&&``/``||`` list: an ``||`` among them masks,
+    ``&&`` keeps (one reason each, for the whole stretch: a long list costs one reason per check)."""
+    start = before.list_start
+    if before.first_or is not None:
+        statement = statements[before.first_or]
         left = Span(statement.pipeline.span.start, _op_end(statement))
-        if statement.op == "||":
-            verdict.mask(reason("or-chain", left, "left", piece=excerpt(analyzer.text, left)))
-        elif statement.op == "&&":
-            verdict.keep(reason("and-before", left, piece=excerpt(analyzer.text, left)))
-            commands = statement.pipeline.commands
-            if len(commands) != 1 or not always_succeeds(commands[0], env):
-                verdict.unattributed = True  # `cd missing && check`: the status is `cd`'s
-    return start
+        verdict.mask(reason("or-chain", left, "left", piece=excerpt(analyzer.text, left)))
+    if before.and_before:
+        left = Span(statements[start].pipeline.span.start, _op_end(statements[index - 1]))
+        verdict.keep(reason("and-before", left, piece=excerpt(analyzer.text, left)))
+    if before.may_fail:
+        verdict.unattributed = True  # `cd missing && check`: the status is `cd`'s
 
 
 def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statement, ...], index: int, end: int,
-                shell: Shell, env: ShellState) -> tuple[bool, str | None]:
+                shell: Shell, env: ShellState, *, ored: bool) -> tuple[bool, str | None]:
     """The statements after the check in its own ``&&``/``||`` list. Returns whether a failing
     check then ends the script with its own status (``|| exit``: what follows runs only after a
     pass), and the variable the list saves the status in (``rc=0; check || rc=$?``)."""
@@ -237,6 +268,11 @@ def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statem
     after = Span(statement.op_span.start if statement.op_span else statement.pipeline.span.end,
                  statements[end].pipeline.span.end)
     piece = excerpt(analyzer.text, after)
+    if shell == "bash" and statement.op == "&&" and index + 2 == end and statements[index + 1].op == "||":
+        saved = _saved_either_way(statements, index, end)
+        if saved is not None:  # `check && rc=0 || rc=$?`: rc holds the check's status either way
+            verdict.keep(reason("saved-status", after, piece=piece))
+            return False, saved
     if statement.op == "||" and index + 1 == end:
         if _failure_exit(analyzer, statements[end], shell, env):
             verdict.keep(reason("failure-exit", after, piece=piece))
@@ -254,9 +290,22 @@ def _list_after(analyzer: "Analyzer", verdict: Verdict, statements: tuple[Statem
     else:
         # `check && next`: the rest runs only when the check passed, so a zero status of the list
         # proves it passed (unless an `||` later in the list can produce one without it).
-        all_and = all(statements[number].op == "&&" for number in range(index, end))
-        verdict.mask(reason("post-check-command", after, piece=piece), chain=all_and)
+        verdict.mask(reason("post-check-command", after, piece=piece), chain=not ored)
     return False, None
+
+
+def _saved_either_way(statements: tuple[Statement, ...], index: int, end: int) -> str | None:
+    """``check && rc=0 || rc=$?`` followed by more lines: ``rc`` holds the check's status (an
+    assignment of a literal cannot fail, so ``rc=$?`` runs exactly when the check failed)."""
+    zero = statements[index + 1].pipeline.commands
+    last = statements[end].pipeline.commands
+    if len(zero) != 1 or len(last) != 1 or end + 1 >= len(statements) or statements[end].op not in (";", "\n"):
+        return None
+    name = zeroes(zero[0])
+    found = saved_form(last[0])
+    if name is None or found is None or found[0] != name or found[1].kind != "last" or zero[0].redirects:
+        return None
+    return name
 
 
 def _saved_on_failure(statements: tuple[Statement, ...], end: int, env: ShellState) -> str | None:

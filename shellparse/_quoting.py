@@ -119,7 +119,7 @@ def _double_quoted(text: str, i: int, base: int, out: list[str], pos: list[int])
 
 
 def _expands(following: str) -> bool:
-    return following.isalnum() or following in "_{(@*#?$!-\"'"
+    return following.isalnum() or following in "_{([@*#?$!-\"'"  # `$[…]`: the old arithmetic
 
 
 def _is_brace_expansion(text: str, start: int) -> bool:

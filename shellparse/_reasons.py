@@ -63,6 +63,9 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
     "errexit": _one("keeps", "`set -e` is on, so a failing check ends the script with its own status",
                     "`set -e` is on: a failing check ends the script with its own status, and `{piece}` runs only "
                     "after a pass"),
+    "assigned": _one("keeps", "under `set -e`, an assignment leaves with the status of its command substitution, "
+                     "which runs the check", "`{piece}` is the only substitution of an assignment, which leaves with "
+                     "its status (under `set -e`, a failure ends the script)"),
     "waited": _one("keeps", "the check runs in the background and `wait` returns its status",
                    "`{piece}` waits for the check and returns its status"),
     "function-call": _one("keeps", "a function defined earlier runs the check and returns its status",
@@ -128,11 +131,26 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
                    "command line may have written, or expands aliases",
         "calls": "`{piece}` calls functions more deeply or more often than the analysis follows",
     }),
+    "forced-success": ReasonInfo("masks", "an option makes the check (or the wrapper running it) exit 0 whatever "
+                                 "the check finds, so a zero status proves nothing", {
+        "": "`{piece}` makes the check exit 0 whatever it finds",
+        "environment": "`{piece}` hands the check an option that makes it exit 0 whatever it finds",
+        "wrapper": "`{piece}` lets the status be 0 although the check failed, was stopped or never ran",
+    }),
+    "rewritten": ReasonInfo("masks", "the line writes what the check reads (its program, its configuration or "
+                            "plugins) before it runs", {
+        "": "`{piece}` writes `{target}`, which the check reads (its program, its configuration or plugins), "
+            "before it runs",
+        "unlisted": "`{piece}` runs code (or writes files) the analysis cannot list before the check: it may "
+                    "write the check's program, configuration or plugins",
+    }),
+    "unproven": _one("masks", "a statement before the check is not among the shapes proven inert: it could change "
+                     "what the status means", "`{piece}` is not proven inert ({why})"),
     "repeated": _one("masks", "the same check runs earlier in the command line; a pass here hides a failure there",
                      "`{piece}` runs earlier in this command line too: a pass here hides a failure there, as a retry "
                      "does"),
-    "exit-trap": ReasonInfo("masks", "a trap whose action is not plainly harmless can change the final status", {
-        "": "`{piece}`: a trap whose action is not plainly harmless can exit, redefine or skip commands",
+    "exit-trap": ReasonInfo("masks", "a trap whose action is not proven inert can change the final status", {
+        "": "`{piece}`: a trap whose action is not proven inert can exit, assign, redefine or skip commands",
         "extdebug": "`{piece}`: with `extdebug` on, a DEBUG trap that fails skips the command it runs before",
         "redefined": "`{piece}` redefines a command that a trap set earlier runs",
     }),
@@ -158,6 +176,8 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "nul": "the command contains a NUL byte, which no shell can receive",
         "surrogate": "the command is not valid Unicode (a lone surrogate at character {index})",
         "too-long": "the command is {length} characters long; commands over {limit} characters are not analysed",
+        "work": "the command ({length} characters) needs more work to analyse than any command line of its length "
+                "should (functions called over and over); it is not analysed",
     }),
     "strict-policy": _one("masks", "policy `strict` refuses a reporting pipe outside PowerShell cmdlets",
                           "policy `strict` refuses a reporting pipe outside PowerShell cmdlets"),

@@ -32,10 +32,15 @@ class ShellOptions(NamedTuple):
     """``-t`` / ``-o onecmd``: the shell exits after one command."""
     login: bool = False
     """``-l`` / ``--login``: the shell reads the profile files (``~/.bash_profile``, ``~/.profile``)."""
+    posix: bool = False
+    """The string runs in whatever shell a program starts (``$SHELL``, else ``/bin/sh``): a POSIX
+    ``sh`` (dash) may have no ``pipefail``, and expands aliases."""
 
 
 PLAIN = ShellOptions()
 """No option that bears on the status."""
+SOME_SHELL = ShellOptions(aliases=True, posix=True)
+"""The options of a string a program hands to a shell of its own choosing (``script -c``, ``flock -c``)."""
 _PLAIN_STATE: dict[str, bool] = PLAIN._asdict()
 """The options of :data:`PLAIN` by name, in field order (what :func:`invocation` starts from)."""
 _new = tuple.__new__

@@ -106,6 +106,11 @@ class ShellState:
     """Variables surely set to a literal ``0`` (``rc=0; check || rc=$?``)."""
     positional: tuple[Word, ...] | None = None
     """The arguments of the function call being followed, for its ``"$@"``; ``None`` elsewhere."""
+    path_changed: bool = False
+    """``PATH`` was assigned: a program may now be found where the line put one."""
+    activated: tuple[str, ...] = ()
+    """Virtual environments' activation scripts sourced so far (their files must not be written by
+    the line before)."""
     list_base: ShellState | None = None
     """The state before the conditional part of the current ``&&``/``||`` list."""
 

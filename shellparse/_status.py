@@ -12,14 +12,17 @@ from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from ._builtins import BASH_BUILTINS
-from ._model import Command, Redirect, Word
+from ._model import Command, Redirect, Statement, Word
 from ._patterns import lazy
+from ._prelude import unproven_options
 from ._shellstate import ShellState
 
 _LAST = frozenset({"$?", '"$?"', "${?}", '"${?}"'})
 _PIPESTATUS = lazy(r'^"?\$(?:\{PIPESTATUS\[(\d+)\]\}|PIPESTATUS|\{PIPESTATUS\})"?$')
 _VARIABLE = lazy(r'^"?\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})"?$')
 _FAILING_EXPANSION = lazy(r"\$\{[^}]*\?")
+_ARITHMETIC_OF = lazy(r'^"?\$\(\(\s*(\$\?|\$?[A-Za-z_][A-Za-z0-9_]*)\s*\)\)"?$')
+"""``$(( $? ))`` or ``$(( rc ))``: arithmetic that is the status (or the variable) itself."""
 _PRINTF_FORMAT = lazy(r"(?:[^%\\]|%%|%s|\\[nt\\])*")
 _QUIET_TARGETS = frozenset({"/dev/null"})
 _DESCRIPTORS = frozenset({"0", "1", "2"})
@@ -84,8 +87,8 @@ def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",), state: Sh
     """What ``command`` leaves with, when it is ``exit`` (or one of ``names``) with at most one argument."""
     if command.kind != "simple" or not command.words or command.words[0].value not in names:
         return None
-    if len(command.words) > 2 or command.assignments:
-        return None
+    if len(command.words) > 2 or command.assignments or not quiet_redirects(command.redirects):
+        return None  # a redirect that fails keeps bash from leaving: the next line decides
     if len(command.words) == 1:
         return ExitForm("last")
     form = _argument_form(command.words[1])
@@ -97,6 +100,9 @@ def exit_form(command: Command, *, names: tuple[str, ...] = ("exit",), state: Sh
 def _argument_form(word: Word) -> ExitForm | None:
     text = word.text
     split = text[:1] == "$"
+    arithmetic = _ARITHMETIC_OF.match(text)
+    if arithmetic is not None:  # `exit $(( $? ))`, `exit $((rc))`: the number itself
+        text = "$" + arithmetic.group(1).lstrip("$") if arithmetic.group(1) != "$?" else "$?"
     if text in _LAST:
         return ExitForm("last", split=split)
     if text.isdigit():
@@ -233,13 +239,18 @@ def _builtin_keeps(words: tuple[Word, ...], saved: frozenset[str], integers: fro
     head = words[0].value or ""
     if head not in BASH_BUILTINS:
         return True  # a program runs in a child process: it can change no variable of this shell
-    if head not in _QUIET_BUILTINS or (head == "printf" and any(w.value == "-v" for w in words)):
-        return False
+    if head not in _QUIET_BUILTINS or (head == "printf" and len(words) > 1 and (words[1].value or "-v")[:2] == "-v"):
+        return False  # `printf -v rc 0`, `printf -vrc 0`
     if head == "set" and any((w.value or "?")[1:] not in ("x", "v") for w in words[1:]):
         return False
+    if head == "shopt" and unproven_options(head, words[1:]) is not None:
+        return False  # `shopt -so noexec`: nothing after it runs, the exit neither
     if head in _DECLARING:
         return _declares_other_names(head, words[1:], saved, integers)
-    return head not in _NAMING_BUILTINS or not any(_names(word.text, saved) for word in words[1:])
+    # An option's value may be attached (`wait -prc`): any word naming a saved variable refuses.
+    return head not in _NAMING_BUILTINS or not any(
+        _names(word.text, saved) or (word.text.startswith("-") and any(name in word.text for name in saved))
+        for word in words[1:])
 
 
 def _declares_other_names(head: str, args: tuple[Word, ...], saved: frozenset[str], integers: frozenset[str]) -> bool:
@@ -307,6 +318,7 @@ def refers(args: tuple[Word, ...]) -> bool:
     return False
 
 
+@lru_cache(maxsize=64)
 def _integers(text: str) -> frozenset[str] | None:
     """The names a ``declare -i`` (``typeset``, ``local``) in ``text`` gives the integer attribute;
     ``None`` when one may give it to a name it does not spell out, or to one bash assigns itself
@@ -331,6 +343,30 @@ def _integers(text: str) -> frozenset[str] | None:
                 return None
             names.add(found.group(1))
     return frozenset(names)
+
+
+def may_assign_ifs(statement: Statement, text: str) -> bool:
+    """Whether ``statement`` evaluates arithmetic (``((…))``, ``$((…))``, a subscript, ``${x:=…}``)
+    that may assign ``IFS``: an expression, or a variable's value, can name it (``y=IFS=1; : $((y))``)."""
+    if not _exits_unquoted(text) or not _evaluates(text):
+        return False  # the common case: no `exit $…` a changed IFS could split, or nothing evaluates arithmetic
+    span = statement.pipeline.span
+    piece = text[span.start : span.end]
+    return any(command.kind == "arithmetic" for command in statement.pipeline.commands) or _evaluates(piece)
+
+
+@lru_cache(maxsize=64)
+def _exits_unquoted(text: str) -> bool:
+    """Whether ``text`` may leave with an unquoted expansion (``exit $rc``), which IFS can split."""
+    return "$" in text and ("exit" in text or "return" in text)
+
+
+@lru_cache(maxsize=64)
+def _evaluates(text: str) -> bool:
+    """Whether ``text`` may evaluate arithmetic that assigns ``IFS`` (see :func:`may_assign_ifs`)."""
+    if "[" not in text and "((" not in text and "${" not in text and "-v" not in text and "-R" not in text:
+        return False  # every form of :data:`_ARITHMETIC` holds one of these (the common case: none)
+    return "((" in text or _arithmetic(text) or "${IFS" in text or ("[[" in text and _COMPARED.search(text) is not None)
 
 
 def _arithmetic(piece: str) -> bool:

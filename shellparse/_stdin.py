@@ -10,16 +10,17 @@ swallows the lines after it, which then never run.
 
 from __future__ import annotations
 
-from ._builtins import BASH_BUILTINS, QUIET_PROGRAMS, STDIN_READERS
-from ._model import Command, Redirect, Script, Span
+from ._builtins import BASH_BUILTINS, FILTERS, QUIET_PROGRAMS, STDIN_PATHS, STDIN_READERS
+from ._model import Command, Redirect, Script, Span, Word
 from ._quoting import bash_unquote
 from ._reasons import reason
 from ._results import Reason
 from ._shellstate import excerpt
-from ._wrappers import Nested
+from ._wrappers import Nested, program_name, unwrap
 
 _STDIN_OPS = frozenset({"<", "<<", "<<-", "<<<", "<&", "<>"})
-_QUIET_BUILTINS = BASH_BUILTINS - STDIN_READERS
+_QUIET_BUILTINS = BASH_BUILTINS - STDIN_READERS - {"command", "builtin", "trap"}
+"""Builtins that never read standard input (``command`` and ``builtin`` run another, judged apart)."""
 
 
 def stdin_script(command: Command, shell: Nested, text: str) -> tuple[Nested, Reason | None] | None:
@@ -60,24 +61,98 @@ def _feeds_stdin(redirect: Redirect) -> bool:
 
 def readers(script: Script) -> list[Command]:
     """The commands of ``script`` that may read its standard input (and so the rest of a script
-    read from there): every first command of a pipeline that is not a quiet builtin or program,
-    and has no standard input of its own."""
+    read from there): every first command of a pipeline not proven to leave it alone."""
     found: list[Command] = []
     stack = [script]
     while stack:
         current = stack.pop()
         for statement in current.statements:
             for position, command in enumerate(statement.pipeline.commands):
-                if any(_feeds_stdin(redirect) for redirect in command.redirects):
-                    continue
                 stack.extend(opaque.body for opaque in command.opaque if opaque.body is not None)
-                if command.body is not None and command.kind != "function":
-                    stack.append(command.body)
-                elif position == 0 and command.kind == "simple" and command.words and _may_read(command):
+                reads = _input(command.redirects)
+                if reads == "other":
+                    continue  # its input is a file or a here-document: nothing it runs reads the script
+                if reads == "script" or (position == 0 and _may_read(command, stack)):
                     found.append(command)
     return found
 
 
-def _may_read(command: Command) -> bool:
-    head = command.words[0].value
-    return head is None or (head not in _QUIET_BUILTINS and head not in QUIET_PROGRAMS)
+def _input(redirects: tuple[Redirect, ...]) -> str:
+    """Where a command's input comes from: ``other`` (a file, a here-document, closed),
+    ``script`` (a copy of standard input: ``3<&0``, ``cat </dev/stdin``, ``<&3``), or ``inherited``."""
+    verdict = "inherited"
+    for redirect in redirects:
+        target = redirect.target.value if redirect.target is not None else None
+        feeds = _feeds_stdin(redirect)
+        if not feeds and redirect.op in ("<&", ">&", "<", "<>") and (target == "0" or target in STDIN_PATHS):
+            return "script"  # another descriptor made a copy of standard input, which can be read later
+        if not feeds:
+            continue
+        closed = redirect.op in ("<<", "<<-", "<<<") or (redirect.op == "<&" and target == "-")
+        if not closed and not (redirect.op in ("<", "<>") and target is not None and target not in STDIN_PATHS):
+            return "script"
+        verdict = "other"
+    return verdict
+
+
+def _may_read(command: Command, stack: list[Script]) -> bool:
+    """Whether ``command`` (first in its pipeline, its input inherited) may read it."""
+    if command.kind == "function":
+        return False  # a definition runs nothing; a call is a command name this module does not know
+    if command.body is not None:
+        stack.append(command.body)
+        return False
+    if command.kind != "simple" or not command.words:
+        return False
+    argv = unwrap(command.words, "bash")
+    if argv.nested is not None or argv.problem is not None:
+        return True  # another shell, reading the same input
+    words = argv.argv
+    head = words[0].value if words else None
+    if head is None:
+        return bool(words)
+    name = program_name(head)
+    if name == "trap" and head == "trap":
+        return _trap_reads(words[1:])
+    if name in _QUIET_BUILTINS and head == name:
+        return False
+    if name in QUIET_PROGRAMS and not (name == "date" and any(
+            (word.value or "-").startswith(("-f", "--file")) for word in words[1:])):
+        return False
+    rule = FILTERS.get(name)
+    return rule is None or not _named_files(rule, words[1:])
+
+
+def _trap_reads(args: tuple[Word, ...]) -> bool:
+    """A trap set in a script read from standard input: its action may read it too."""
+    action = next((word for word in args if word.value != "--"), None)
+    if action is None or action.value is None:
+        return action is not None
+    from ._bash import parse_bash  # only a script read from standard input with a trap in it needs it
+
+    return bool(readers(parse_bash(action.value)))
+
+
+def _named_files(rule: tuple[tuple[str, ...], int], args: tuple[Word, ...]) -> bool:
+    """Whether a filter (``cat``, ``grep PATTERN``, ``sed SCRIPT``) is given files to read, none of
+    them standard input: then it does not read its own."""
+    value_options, leading = rule
+    operands: list[str | None] = []
+    skip = False
+    for word in args:
+        value = word.value
+        if skip:
+            skip = False
+            continue
+        if value is None:
+            operands.append(None)
+        elif value.startswith("-") and value != "-":
+            option = value if value.startswith("--") else value[:2]
+            if option.partition("=")[0] in value_options:
+                skip = value == option  # the value is the next word unless attached (`-n1`, `--lines=1`)
+                if option in ("-e", "-f", "--expression", "--file", "--regexp"):
+                    leading = 0  # the script or pattern came with the option: every operand is a file
+        else:
+            operands.append(value)
+    files = operands[leading:]
+    return bool(files) and all(value is not None and value not in STDIN_PATHS for value in files)

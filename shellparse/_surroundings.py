@@ -5,18 +5,21 @@ child shell starts with, and the commands of a script read from standard input t
 
 from __future__ import annotations
 
+from ._configs import STARTUP_FILES
 from ._findings import Finding
 from ._model import Command, Script, Statement, Word
 from ._patterns import lazy
+from ._prelude import assignment_problem
 from ._reasons import reason
 from ._results import Reason
 from ._shellstate import ShellState, excerpt
+from ._status import keeps_saved
 from ._stdin import readers
 from ._wrappers import Unwrapped
 
-STARTUP_FILES = (".profile", ".bash_profile", ".bash_login", ".bashrc", ".zshenv", ".zprofile", ".zlogin", ".zshrc",
-                  "HOME=", "ZDOTDIR")
-"""Startup files a login shell or zsh reads, and what moves them: a command line naming one may write it."""
+STARTUP_MENTIONS = (*sorted(STARTUP_FILES), "HOME=", "ZDOTDIR")
+"""What a command line naming may write a startup file a login shell or zsh reads: the files, and
+what moves them."""
 INHERITED = lazy(r"(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)[+]?=")
 
 
@@ -44,24 +47,65 @@ def redefined(unwrapped: Unwrapped, env: ShellState) -> list[Word]:
     return found
 
 
-def waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellState) -> bool:
-    """``check & wait $!`` (or ``wait %N`` for its job), ``coproc check; wait $COPROC_PID``: the
-    statement after the check's list waits for it and returns its status."""
+def waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellState, text: str) -> int | None:
+    """The statement that waits for the check's background job (or coprocess) and returns its
+    status, if one does: ``check & wait $!``, ``wait %N`` for its job number, ``wait %%`` or ``%+``
+    right after it; ``wait %-`` and ``wait -n`` when it is the only job; ``check & pid=$!; …; wait
+    $pid`` with nothing in between that touches ``pid``; ``coproc check; wait $COPROC_PID``."""
     background = statements[end].op == "&"
     coproc = not background and index == end and _is_coproc(statements[index])
     if not (background or coproc) or end + 1 >= len(statements):
-        return False
-    wait = statements[end + 1].pipeline
-    if len(wait.commands) != 1 or wait.negation is not None:
-        return False
+        return None
+    saved = _saved_pid(statements[end + 1]) if background else None
+    if saved is not None:
+        return _wait_for(statements, end + 2, saved, env, text)
+    target = _wait_target(statements[end + 1], env)
+    if target is None:
+        return None
+    if target in (("$COPROC_PID", "${COPROC_PID}") if coproc else ("$!", "${!}", "%%", "%+")):
+        return end + 1
+    alone = env.jobs == 0  # no other job of this shell started before: `%-` and `-n` can only be the check's
+    if (target in ("%-", "-n") and alone) or (target == f"%{env.jobs + 1}" and env.jobs >= 0):
+        return end + 1
+    return None
+
+
+def _wait_target(statement: Statement, env: ShellState) -> str | None:
+    """What ``wait TARGET`` (a statement of its own, the builtin itself) waits for."""
+    wait = statement.pipeline
+    if len(wait.commands) != 1 or wait.negation is not None or statement.op == "&":
+        return None
     command = wait.commands[0]
     if command.kind != "simple" or len(command.words) != 2 or command.words[0].value != "wait" \
-            or env.redefines("wait") or command.redirects:
-        return False
-    target = command.words[1].text.strip('"')
-    if target in (("$COPROC_PID", "${COPROC_PID}") if coproc else ("$!", "${!}", "%%", "%+")):
-        return True
-    return target == f"%{env.jobs + 1}" and env.jobs >= 0
+            or env.redefines("wait") or command.redirects or command.assignments:
+        return None
+    return command.words[1].text.strip('"')
+
+
+def _saved_pid(statement: Statement) -> str | None:
+    """``pid=$!``: the variable the job's process id is saved in."""
+    commands = statement.pipeline.commands
+    if len(commands) != 1 or statement.op in ("&", "&&", "||") or statement.pipeline.negation is not None:
+        return None
+    command = commands[0]
+    if command.kind != "simple" or command.words or command.redirects or len(command.assignments) != 1:
+        return None
+    name, equals, value = command.assignments[0].text.partition("=")
+    return name if equals and name.isidentifier() and value in ("$!", '"$!"', "${!}") else None
+
+
+def _wait_for(statements: tuple[Statement, ...], start: int, name: str, env: ShellState, text: str) -> int | None:
+    """The index of ``wait $name`` among ``statements[start:]``, every statement before it leaving
+    ``name`` alone and unable to end the shell."""
+    for index in range(start, len(statements)):
+        target = _wait_target(statements[index], env)
+        if target in (f"${name}", f"${{{name}}}"):
+            return index
+        statement = statements[index]
+        if statement.op in ("&&", "||") or statement.pipeline.negation is not None or not all(
+                keeps_saved(command, frozenset({name}), env, text) for command in statement.pipeline.commands):
+            return None
+    return None
 
 
 def _is_coproc(statement: Statement) -> bool:
@@ -88,6 +132,9 @@ def inherited(command: Command, unwrapped: Unwrapped, text: str) -> Reason | Non
     for word in words:
         if INHERITED.match(word.value or word.text):
             return reason("early-exit", word.span, "environment", piece=excerpt(text, word.span))
+        why = assignment_problem(word)
+        if why is not None:  # `PS4='$((rc=0))' bash -xc '…'`: the child shell expands it
+            return reason("unproven", word.span, piece=excerpt(text, word.span), why=why)
     return None
 
 

@@ -11,8 +11,9 @@ from typing import Literal, NamedTuple
 
 from ._builtins import BASH_BUILTINS
 from ._model import Span, Word
+from ._patterns import lazy
 from ._quoting import bash_unquote, pwsh_unquote
-from ._shells import PLAIN, ShellOptions, invocation
+from ._shells import PLAIN, SOME_SHELL, ShellOptions, invocation
 
 
 class Wrapper(NamedTuple):
@@ -53,22 +54,56 @@ class Wrapper(NamedTuple):
     identity_operands: bool = False
     """The operands choose where the command runs (``docker exec CONTAINER``, ``mise exec
     node@20``): part of the check's identity, like ``NAME=value`` assignments (``env GOOS=windows``)."""
+    flags: tuple[str, ...] = ()
+    """Options without a value that leave the command's status its own (``timeout --foreground``)."""
+    closed: bool = False
+    """Every option is listed: one the grammar does not know is not proven inert, and refuses the
+    check (``timeout``, ``env``, ``exec`` … whose options can change the status or what runs)."""
+    forcing_options: tuple[str, ...] = ()
+    """Options with which the status may be 0 although the command failed or was stopped
+    (``timeout --preserve-status``: a check stopped at the limit reports what it exits with when
+    signalled, 0 if it catches the signal)."""
+    forcing_values: tuple[tuple[str, str], ...] = ()
+    """Options with a value that make the status 0 without running the command (``flock -E 0``:
+    a lock not acquired exits 0)."""
+    status_options: tuple[str, ...] = ()
+    """Options without one of which the wrapper reports its own status, 0, whatever the command
+    does (``script`` needs ``-e``/``--return``)."""
+    login_options: tuple[str, ...] = ()
+    """Options that start a shell it runs as a login shell (``exec -l``; ``exec -a -NAME`` too)."""
 
 
 WRAPPERS: tuple[Wrapper, ...] = (
     # `time` is a bash keyword timing a whole pipeline, so assignments may follow it.
-    Wrapper(("time",), value_options=("-f", "--format", "-o", "--output"), assignments=True),
-    Wrapper(("timeout", "gtimeout"), value_options=("-s", "--signal", "-k", "--kill-after"), operands=1),
-    Wrapper(("env",), value_options=("-u", "--unset", "-C", "--chdir", "-P"), dir_options=("-C", "--chdir"),
-            string_options=("-S", "--split-string"), assignments=True, identity_options=("-u", "--unset", "-i")),
-    Wrapper(("nice",), value_options=("-n", "--adjustment")),
-    Wrapper(("ionice",), value_options=("-c", "--class", "-n", "--classdata")),
-    Wrapper(("nohup",)),
-    Wrapper(("chronic",)),
-    Wrapper(("unbuffer",)),
-    Wrapper(("command",), inert_options=("-v", "-V")),
+    Wrapper(("time",), value_options=("-f", "--format", "-o", "--output"), assignments=True, closed=True,
+            flags=("-p", "-a", "--append", "-q", "--quiet", "-v", "--verbose", "--portability")),
+    Wrapper(("timeout", "gtimeout"), value_options=("-s", "--signal", "-k", "--kill-after"), operands=1,
+            closed=True, flags=("--foreground", "-v", "--verbose"), forcing_options=("--preserve-status",)),
+    Wrapper(("env",), value_options=("-u", "--unset", "-C", "--chdir"), dir_options=("-C", "--chdir"),
+            string_options=("-S", "--split-string"), assignments=True,
+            identity_options=("-u", "--unset", "-i", "--ignore-environment", "-"), closed=True,
+            flags=("-i", "--ignore-environment", "-", "-0", "--null", "-v", "--debug", "--block-signal",
+                   "--default-signal", "--ignore-signal", "--list-signal-handling")),
+    Wrapper(("nice",), value_options=("-n", "--adjustment"), closed=True),
+    Wrapper(("ionice",), value_options=("-c", "--class", "-n", "--classdata"), closed=True, flags=("-t", "--ignore"),
+            inert_options=("-p", "--pid", "-P", "--pgid", "-u", "--uid")),
+    Wrapper(("nohup",), closed=True),
+    Wrapper(("chronic",), closed=True, flags=("-e", "-v")),
+    Wrapper(("unbuffer",), closed=True, flags=("-p",)),
+    Wrapper(("command",), inert_options=("-v", "-V"), closed=True, flags=("-p",)),
     Wrapper(("builtin",)),
-    Wrapper(("exec",), value_options=("-a",)),
+    Wrapper(("exec",), value_options=("-a",), closed=True, flags=("-c", "-l"), login_options=("-l",)),
+    # Run the command holding a lock, or under a pseudo-terminal (with `-e`, returning its status).
+    Wrapper(("flock",), value_options=("-w", "--wait", "--timeout", "-E", "--conflict-exit-code"), operands=1,
+            string_options=("-c", "--command"), closed=True,
+            flags=("-s", "--shared", "-x", "-e", "--exclusive", "-n", "--nb", "--nonblock", "-o", "--close", "-F",
+                   "--no-fork", "--verbose"),
+            inert_options=("-u", "--unlock"), forcing_values=(("-E", "0"), ("--conflict-exit-code", "0"))),
+    Wrapper(("script",), value_options=("-T", "--log-timing", "-I", "--log-in", "-O", "--log-out", "-B",
+                                        "--log-io", "-m", "--logging-format", "-E", "--echo", "-o", "--output-limit"),
+            string_options=("-c", "--command"), closed=True,
+            flags=("-a", "--append", "-f", "--flush", "-q", "--quiet", "-e", "--return", "-t", "--timing"),
+            status_options=("-e", "--return"), string_only=True),
     Wrapper(("sudo",), value_options=("-u", "--user", "-g", "--group", "-C", "--close-from", "-D", "--chdir",
                                       "-p", "--prompt", "-r", "--role", "-t", "--type", "-T",
                                       "--command-timeout", "-U", "--other-user", "-h", "--host"),
@@ -77,7 +112,7 @@ WRAPPERS: tuple[Wrapper, ...] = (
                            "-V", "--version"),
             background_options=("-b", "--background")),
     Wrapper(("doas",), value_options=("-u", "-C")),
-    Wrapper(("stdbuf",), value_options=("-i", "-o", "-e", "--input", "--output", "--error")),
+    Wrapper(("stdbuf",), value_options=("-i", "-o", "-e", "--input", "--output", "--error"), closed=True),
     Wrapper(("xvfb-run",), value_options=("-n", "--server-num", "-s", "--server-args", "-e", "--error-file",
                                           "-f", "--auth-file", "-p", "--xauth-protocol", "-w", "--wait")),
     Wrapper(("dotenv",), value_options=("-e", "-v", "-c", "-p")),
@@ -201,6 +236,13 @@ class Unwrapped(NamedTuple):
     """What the wrappers choose for the command that is part of its identity, in order:
     ``NAME=value`` assignments (``env GOOS=windows``), and the wrapper's choice of toolchain,
     environment or container as ``program:choice`` (``uv:--python=3.12``, ``docker:api``)."""
+    forced: Span | None = None
+    """Where a wrapper option lets the status be 0 although the command failed or never ran
+    (``timeout --preserve-status``, ``flock -E 0``, ``script`` without ``-e``)."""
+    unproven: Span | None = None
+    """Where a wrapper is given an option its grammar does not list (see :attr:`Wrapper.closed`)."""
+    login: bool = False
+    """A wrapper starts the shell it runs as a login shell (``exec -l bash``, ``exec -a -bash bash``)."""
 
 
 def _problem(wrappers: tuple[Word, ...], directories: tuple[Word, ...], problem: str) -> Unwrapped:
@@ -208,7 +250,7 @@ def _problem(wrappers: tuple[Word, ...], directories: tuple[Word, ...], problem:
 
 
 def _runs_string(wrappers: tuple[Word, ...], directories: tuple[Word, ...], nested: Nested) -> Unwrapped:
-    return _new(Unwrapped, ((), wrappers, directories, nested, None, None, None, ()))
+    return _new(Unwrapped, ((), wrappers, directories, nested, None, None, None, (), None, None, False))
 
 
 class Detached(NamedTuple):
@@ -261,13 +303,35 @@ def _option(word: Word) -> tuple[str, str | None]:
 def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
     """Peel wrappers off ``words`` (a simple command's argv)."""
     if not words or words[0].value is None or program_name(words[0].value) not in _MAY_WRAP:
-        return _new(Unwrapped, (words, (), (), None, None, None, None, ()))  # the common case: no wrapper at all
+        # the common case: no wrapper at all
+        return _new(Unwrapped, (words, (), (), None, None, None, None, (), None, None, False))
     context: list[str] = []
-    unwrapped = _unwrap(words, shell, context)
-    return unwrapped._replace(context=tuple(context) + unwrapped.context) if context else unwrapped
+    notes = _Notes()
+    unwrapped = _unwrap(words, shell, context, notes)
+    if context:
+        unwrapped = unwrapped._replace(context=tuple(context) + unwrapped.context)
+    if notes.forced or notes.unproven or notes.login:
+        unwrapped = unwrapped._replace(forced=unwrapped.forced or notes.forced,
+                                       unproven=unwrapped.unproven or notes.unproven,
+                                       login=unwrapped.login or notes.login)
+        if notes.login and unwrapped.nested is not None:
+            nested = unwrapped.nested
+            unwrapped = unwrapped._replace(nested=nested._replace(options=nested.options._replace(login=True)))
+    return unwrapped
 
 
-def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrapped:
+class _Notes:
+    """What the wrappers peeled off one command say beyond the command they run."""
+
+    __slots__ = ("forced", "login", "unproven")
+
+    def __init__(self) -> None:
+        self.forced: Span | None = None
+        self.unproven: Span | None = None
+        self.login = False
+
+
+def _unwrap(words: tuple[Word, ...], shell: str, context: list[str], notes: _Notes) -> Unwrapped:
     argv = list(words)
     wrappers: list[Word] = []
     directories: list[Word] = []
@@ -297,7 +361,7 @@ def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrappe
         wrapper = _BY_NAME.get(name)
         if wrapper is None:
             break
-        applied = _apply(wrapper, argv, directories, shell)
+        applied = _apply(wrapper, argv, directories, shell, notes)
         if applied is None:
             break  # `npm install`: the program, not a wrapper here
         wrappers.append(head)
@@ -313,7 +377,8 @@ def _unwrap(words: tuple[Word, ...], shell: str, context: list[str]) -> Unwrappe
                                       directories=tuple(directories) + unwrapped.directories,
                                       background=outcome.span)
         argv = applied.rest
-    return _new(Unwrapped, (tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None, ()))
+    return _new(Unwrapped, (tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None, (), None, None,
+                            False))
 
 
 def _same_shell(argv: list[Word], name: str, *, first: bool) -> Unwrapped | None:
@@ -345,7 +410,7 @@ def _skip_options(words: list[Word], value_options: tuple[str, ...]) -> list[Wor
     return words[index:]
 
 
-def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: str) -> Applied | None:
+def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: str, notes: _Notes) -> Applied | None:
     """Apply one wrapper's grammar; ``None`` when the program does not wrap here."""
     index = 1
     if wrapper.subcommands:
@@ -355,12 +420,19 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
     operands_left = wrapper.operands
     if wrapper.separator:
         operands_left = _operands_before_separator(argv, index)
+    if wrapper.status_options and not _given(wrapper.status_options, argv[index:]):
+        notes.forced = notes.forced or argv[0].span
     outcome: Detached | None = None
     context: list[str] = []
+    argv = argv[:index] + _clusters(wrapper, argv[index:], notes)
     while index < len(argv):
         word = argv[index]
         name, attached = _option(word)
         if word.value is None:
+            if wrapper.assignments and _ASSIGNMENT_TEXT.match(word.text):
+                context.append(word.text)  # `env PATH="$PATH" cmd`: an assignment whatever its value
+                index += 1
+                continue
             break
         if name == "--":
             index += 1
@@ -369,21 +441,28 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
             context.append(name)
             index += 1
             continue
-        if name.startswith("-") and name != "-":
+        if name.startswith("-") and (name != "-" or name in wrapper.flags):
             if name in wrapper.inert_options:
                 return Applied([], Inert(word.span))
             if name in wrapper.background_options:
                 outcome = Detached(word.span)
+            if name in wrapper.forcing_options:
+                notes.forced = notes.forced or word.span
+            if name in wrapper.login_options:
+                notes.login = True
+            if wrapper.closed and not _known(wrapper, name):
+                notes.unproven = notes.unproven or word.span
             takes_value = name in wrapper.value_options and attached is None
+            value_word = _value_word(argv, index, attached) if takes_value or attached is not None else None
+            _valued(wrapper, name, value_word, notes)
             if name in wrapper.identity_options:
-                value_word = _value_word(argv, index, attached) if takes_value or attached is not None else None
                 setting = name if value_word is None else f"{name}={value_word.value or value_word.text}"
                 context.append(f"{wrapper.names[0]}:{setting}")
             if name in wrapper.string_options:
                 value_word = _value_word(argv, index, attached)
                 if value_word is None:
                     return Applied([], _problem((), (), f"`{name}` has no command string"))
-                return Applied([], _nested_from(value_word, shell, argv[0]), tuple(context))
+                return Applied([], _nested_from(value_word, shell, argv[0], SOME_SHELL), tuple(context))
             if name in wrapper.rest_options:
                 return Applied(argv[index + 1 :], outcome, tuple(context))
             if wrapper.module_option and name == wrapper.module_option:
@@ -412,6 +491,74 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
         context.append(f"hatch:{environment}")
         rest = [Word(rest[0].text, command, rest[0].span), *rest[1:]] if command else rest[1:]
     return Applied(rest, outcome, tuple(context))
+
+
+_ASSIGNMENT_TEXT = lazy(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+
+
+def _known(wrapper: Wrapper, name: str) -> bool:
+    """Whether ``name`` is an option of ``wrapper``'s grammar (``nice -5`` is ``nice -n 5``)."""
+    return name in wrapper.flags or name in wrapper.value_options or name in wrapper.string_options \
+        or name in wrapper.inert_options or name in wrapper.forcing_options or name in wrapper.identity_options \
+        or name in wrapper.dir_options or name in wrapper.background_options \
+        or ("nice" in wrapper.names and name[1:].lstrip("-").isdigit())
+
+
+def _valued(wrapper: Wrapper, name: str, value_word: Word | None, notes: _Notes) -> None:
+    """What an option's value says: ``flock -E 0`` forces success; ``exec -a -bash`` starts a login shell."""
+    value = value_word.value if value_word is not None else None
+    if (name, value) in wrapper.forcing_values:
+        notes.forced = notes.forced or value_word.span  # type: ignore[union-attr]
+    if name == "-a" and "exec" in wrapper.names and (value is None or value.startswith("-")):
+        notes.login = True  # a shell whose zeroth argument starts with `-` is a login shell
+
+
+def _given(options: tuple[str, ...], words: list[Word]) -> bool:
+    """Whether one of ``options`` is among ``words``, alone or in a cluster (``-qec``)."""
+    letters = {option[1] for option in options if len(option) == 2}
+    for word in words:
+        value = word.value or ""
+        if value in options or (value[:1] == "-" and value[1:2] != "-" and letters & set(value[1:])):
+            return True
+    return False
+
+
+def _clusters(wrapper: Wrapper, words: list[Word], notes: _Notes) -> list[Word]:
+    """``words`` with short options grouped in one word split apart, and a value attached to one
+    made a word of its own: ``env -iS'true'`` is ``env -i -S true``, ``timeout -k5 60`` is
+    ``timeout -k 5 60``. Reading stops at the first word that is no option."""
+    out: list[Word] = []
+    for position, word in enumerate(words):
+        value = word.value
+        if value is None or value == "--" or not value.startswith("-") or len(value) == 1:
+            out.extend(words[position:])
+            return out
+        if value.startswith("--") or len(value) == 2 or _known(wrapper, value) or value[1:].isdigit():
+            out.append(word)
+            continue
+        out.extend(_split(wrapper, word, notes))
+    return out
+
+
+def _split(wrapper: Wrapper, word: Word, notes: _Notes) -> list[Word]:
+    """One cluster of short options (``-iS'true'``) as separate words."""
+    value, text, start = word.value or "", word.text, word.span.start
+    pieces: list[Word] = []
+    for offset in range(1, len(value)):
+        option = "-" + value[offset]
+        pieces.append(Word(option, option, Span(start, word.span.end)))
+        takes = option in wrapper.value_options or option in wrapper.string_options
+        if takes and offset + 1 < len(value):
+            prefix = value[: offset + 1]
+            if not text.startswith(prefix):
+                notes.unproven = notes.unproven or word.span  # the option itself is quoted: not read
+                return pieces
+            attached = text[len(prefix) :]
+            pieces.append(Word(attached, value[offset + 1 :], Span(start + len(prefix), word.span.end)))
+            return pieces
+        if takes:
+            return pieces
+    return pieces
 
 
 def _operands_before_separator(argv: list[Word], index: int) -> int:

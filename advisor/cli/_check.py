@@ -44,7 +44,7 @@ def run_check(options: CheckOptions, out: IO[str], err: IO[str]) -> int:
             return check_batch(read_lines(options.batch, err), options.shell, options.policy,
                                options.output or "json", options.explain, out, err)
         except BinaryInput as binary:
-            err.write(f"witness check: {display(options.batch)}: {binary}; the batch stopped there\n")
+            err.write(printable(f"witness check: {display(options.batch)}: {binary}; the batch stopped there\n"))
             return ExitCode.USAGE
         except StreamProblem as problem:
             err.write(printable(f"witness check: {display(options.batch)}: {problem}\n"))

@@ -8,7 +8,6 @@ status says what it is doing meanwhile (``_consult_status``).
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import Iterable, Iterator
@@ -24,13 +23,15 @@ from advisor.consult import (
     investigation_tools,
     load_consult_settings,
 )
-from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger, redact
+from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger
 from advisor.models import load_model_config, make_model
 from obligations import Event, ToolCompleted, ToolDispatched
+from shellparse import printable
 
 from ._consult_output import print_request, print_result
 from ._consult_status import ConsultStatus
 from ._exits import ExitCode
+from ._output import json_text
 
 if TYPE_CHECKING:
     import click
@@ -115,7 +116,7 @@ async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: L
     model = make_model(config)
     status.advisor = f"{model.provider}:{model.model}"  # as the footer and the log name it
     try:
-        investigation = Investigation(workspace, expand=ledger.expand, settings=settings, redact=redact)
+        investigation = Investigation(workspace, expand=ledger.expand, settings=settings)
         return await consult(compiled.prompt, model, investigation=investigation, settings=settings,
                              prices=config.prices, log=ConsultationLog(), on_step=status.step)
     finally:
@@ -142,7 +143,7 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
         with status, one_transcript(options.transcript, who="witness consult", err=err) as transcript:
             ledger, compiled, recorded = compile_ledger(options, settings, transcript, status)
     except UsageProblem as problem:
-        err.write(f"witness consult: {problem}\n")
+        err.write(printable(f"witness consult: {problem}\n"))
         return ExitCode.USAGE
     if options.dry_run:
         print_request(compiled, out, as_json=options.as_json)
@@ -158,11 +159,14 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     with status:
         result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded), status))
     if options.as_json:
-        out.write(json.dumps(result.model_dump(mode="json"), ensure_ascii=False) + "\n")
+        out.write(json_text(result.model_dump(mode="json")) + "\n")
     else:
         print_result(result, out, err)
     if result.advice is None and not options.as_json:
-        err.write(f"witness consult: {result.notice()}\n")
+        err.write(printable(f"witness consult: {result.notice()}\n"))
+    if result.log_error is not None:
+        err.write(printable(f"witness consult: warning: the consultation could not be written to the log "
+                            f"({result.log_error}); the advice above is not in `witness log`\n"))
     return exit_status(result)
 
 

@@ -3,10 +3,12 @@ terminal and as plain text when piped (rich is imported only for a terminal)."""
 
 from __future__ import annotations
 
-import json
 from typing import IO, TYPE_CHECKING, Any
 
 from advisor.consult import parse_verdict
+from shellparse import printable
+
+from ._output import json_text
 
 if TYPE_CHECKING:
     from advisor.consult import Consultation
@@ -39,12 +41,12 @@ def _size_line(compiled: Compiled) -> str:
 def print_request(compiled: Compiled, out: IO[str], *, as_json: bool) -> None:
     """The request, for a person or (``as_json``) a program."""
     if as_json:
-        out.write(json.dumps(request_document(compiled), ensure_ascii=False) + "\n")
+        out.write(json_text(request_document(compiled)) + "\n")
         return
     prompt = compiled.prompt
-    sections = [("system", prompt.system)]
-    sections += [(f"message {n} · {m.role}" + (" · stable" if n <= prompt.stable_prefix_messages else ""), m.text)
-                 for n, m in enumerate(prompt.messages, start=1)]
+    sections = [("system", printable(prompt.system))]
+    sections += [(f"message {n} · {m.role}" + (" · stable" if n <= prompt.stable_prefix_messages else ""),
+                  printable(m.text)) for n, m in enumerate(prompt.messages, start=1)]
     sections.append(("tools", ", ".join(tool.name for tool in prompt.tools) or "(none)"))
     if out.isatty():
         from rich.console import Console
@@ -72,15 +74,18 @@ def _footer(result: Consultation) -> str:
         parts.append(f"${result.cost_usd:.4f}")
     if result.trimmed:
         parts.append("ledger trimmed")
-    return " · ".join(parts) + f" · witness log {result.id}"
+    logged = f"witness log {result.id}" if result.log_error is None else "not logged"
+    return printable(" · ".join(parts) + f" · {logged}")
 
 
 def print_result(result: Consultation, out: IO[str], err: IO[str]) -> None:
-    """The advice: styled with its severity on a terminal, verbatim (stdout) with a footer (stderr) when piped."""
+    """The advice: styled with its severity on a terminal, as text (stdout) with a footer (stderr) when piped;
+    either way with every character that could drive a terminal replaced (:func:`shellparse.printable`)."""
     if result.advice is None:
         return
+    advice = printable(result.advice)
     if not out.isatty():
-        out.write(result.advice.rstrip("\n") + "\n")
+        out.write(advice.rstrip("\n") + "\n")
         err.write(_footer(result) + "\n")
         return
     from rich.console import Console
@@ -88,10 +93,10 @@ def print_result(result: Consultation, out: IO[str], err: IO[str]) -> None:
     from rich.text import Text
 
     console = Console(file=out)
-    verdict = parse_verdict(result.advice)
+    verdict = parse_verdict(advice)
     if verdict.severity is None:
         console.print(Text("no verdict line — read the advice as a concern", style="bold magenta"))
-        console.print(Markdown(result.advice))
+        console.print(Markdown(advice))
     else:
         console.print(Text(f"Severity: {verdict.severity}", style=SEVERITY_STYLES[verdict.severity]))
         if verdict.body:

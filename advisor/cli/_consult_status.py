@@ -69,12 +69,15 @@ class ConsultStatus:
         self.doing = "compiling the ledger"
 
     def step(self, step: Step) -> None:
-        """A step of the consultation (``advisor.consult.Step``)."""
+        """A step of the consultation (``advisor.consult.Step``). The tool and its argument are the
+        model's words: they pass the terminal sanitiser (``shellparse.printable``)."""
         if step.kind == "request":
             self.doing = f"request {step.request} · waiting for the answer"
         else:
+            from shellparse import printable
+
             argument = f"({step.argument})" if step.argument else ""
-            self.doing = f"request {step.request} · running {step.tool}{argument}"
+            self.doing = printable(f"request {step.request} · running {step.tool}{argument}")
 
     def __rich__(self) -> Spinner | Text:
         from rich.text import Text

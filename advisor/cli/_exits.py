@@ -65,7 +65,7 @@ def exit_code_for(error: BaseException, err: TextIO, *, command: str | None = No
             err.write(f"{prefix}: aborted\n")
             return ExitCode.FINDINGS
     if _raised_on_purpose(error):
-        from shellparse import printable
+        from shellparse import printable  # an error may name a path, or quote what a model answered
 
         err.write(printable(f"{prefix}: {error}") + "\n")
         return ExitCode.USAGE

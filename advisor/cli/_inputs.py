@@ -181,7 +181,9 @@ def _await_writer(name: str, descriptor: int, err: IO[str] | None, who: str) -> 
         if ready:
             return
         if not noted and err is not None and time.monotonic() - start >= NOTE_AFTER:
-            err.write(f"{who}: waiting for something to write to {display(name)} (a named pipe) …\n")
+            from shellparse import printable
+
+            err.write(printable(f"{who}: waiting for something to write to {display(name)} (a named pipe) …\n"))
             err.flush()
             noted = True
 

@@ -7,13 +7,14 @@ outcome and the advice. rich on a terminal (imported only there), plain text whe
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import IO, TYPE_CHECKING
 
 from advisor.consult import Consultation, ConsultationLog, ConsultationSummary
+from shellparse import printable
 
 from ._exits import ExitCode
+from ._output import json_text
 
 if TYPE_CHECKING:
     import click
@@ -84,19 +85,19 @@ def run_log(ident: str | None, as_json: bool, out: IO[str], err: IO[str], log: C
     if ident is not None:
         consultation = log.load(ident)
         if as_json:
-            out.write(json.dumps(consultation.record(), ensure_ascii=False) + "\n")
+            out.write(json_text(consultation.record()) + "\n")
         else:
-            out.write("\n".join(detail_lines(consultation)) + "\n")
+            out.write(printable("\n".join(detail_lines(consultation)) + "\n"))
         return ExitCode.OK
     summaries = log.summaries()
     if as_json:
-        out.write(json.dumps([s.model_dump(mode="json") for s in summaries], ensure_ascii=False) + "\n")
+        out.write(json_text([s.model_dump(mode="json") for s in summaries]) + "\n")
     elif not summaries:
-        err.write(f"witness log: no consultations recorded in {log.path}\n")
+        err.write(printable(f"witness log: no consultations recorded in {log.path}\n"))
     else:
-        _table(summary_rows(summaries), out)
+        _table([tuple(printable(cell) for cell in row) for row in summary_rows(summaries)], out)
     if log.skipped_lines:
-        err.write(f"witness log: skipped {len(log.skipped_lines)} unreadable line(s) of {log.path}\n")
+        err.write(printable(f"witness log: skipped {len(log.skipped_lines)} unreadable line(s) of {log.path}\n"))
     return ExitCode.OK
 
 

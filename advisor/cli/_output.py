@@ -117,11 +117,17 @@ def guard_standard_streams() -> None:
         setattr(sys, name, guarded)
 
 
-def json_text(value: Any) -> str:
-    """``value`` as one line of JSON, with every string intact and nothing a terminal acts on."""
+def json_text(value: Any, *, indent: int | None = None) -> str:
+    """``value`` as JSON (one line, unless ``indent``), with every string intact and nothing a terminal acts on."""
     import json  # loaded on first use: `witness check` prints text unless asked for JSON
 
-    return re.sub(_RISKY, lambda found: f"\\u{ord(found.group()):04x}", json.dumps(value, ensure_ascii=False))
+    return inert_json(json.dumps(value, ensure_ascii=False, indent=indent))
+
+
+def inert_json(text: str) -> str:
+    """JSON text with its C1 controls and bidirectional overrides escaped (``\\u009b``): the same value,
+    nothing a terminal acts on (JSON escapes C0 controls itself)."""
+    return re.sub(_RISKY, lambda found: f"\\u{ord(found.group()):04x}", text)
 
 
 def finish(code: int) -> int:

@@ -7,11 +7,13 @@ consultation would build it: sections, caps, ``truncation``, redaction, the 48 K
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
+from shellparse import printable
+
 from ._exits import ExitCode
+from ._output import inert_json, json_text
 
 if TYPE_CHECKING:
     import click
@@ -54,11 +56,11 @@ def run_packet(path: str, upto: int | None, agent: str | None, question: str, as
             raise UnknownAgent(f"{display(path)} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
         fitted = host.packet(chosen, question)
     if as_json:
-        out.write(fitted.text + "\n")
+        out.write(inert_json(fitted.text) + "\n")
         return ExitCode.OK
     degraded = ", ".join(fitted.degraded) or "none"
-    out.write(f"case packet for {chosen}: {fitted.size:,} bytes of {48 * 1024:,} (degraded: {degraded})\n")
-    out.write(json.dumps(fitted.packet, indent=2, ensure_ascii=False) + "\n")
+    out.write(printable(f"case packet for {chosen}: {fitted.size:,} bytes of {48 * 1024:,} (degraded: {degraded})\n"))
+    out.write(json_text(fitted.packet, indent=2) + "\n")
     return ExitCode.OK
 
 

@@ -34,7 +34,8 @@ def render(analysis: Analysis, *, explain: bool = False, color: bool = False) ->
         validation = analysis.validation
         if validation is not None:
             lines.append(f"  check: {validation.kind} · {validation.family} · {printable(validation.statement)}")
-            lines.append(f"  directory: {validation.directory or '(where the command starts)'} · key {validation.key}")
+            where = printable(validation.directory) if validation.directory else "(where the command starts)"
+            lines.append(f"  directory: {where} · key {printable(validation.key)}")
             if validation.identity != validation.statement:
                 lines.append(f"  same check as: {printable(validation.identity)}")
         others = [check for check in analysis.checks if check.validation != validation]
@@ -55,6 +56,9 @@ def _headline(analysis: Analysis, paint: _Painter) -> str:
             return paint.bad("unreadable") + f": {printable(analysis.parse_error)}"
         return paint.dim("not a check") + ": no test, lint, typecheck or build command runs here"
     what = f"`{printable(short(validation.statement))}` ({validation.kind})"
+    if any(reason.code == "forced-success" for reason in analysis.reasons):
+        return (paint.bad("forced success") + f": {what} — an option lets it exit 0 whatever it finds, so an exit "
+                "status of 0 proves nothing")
     if analysis.exit_source == "check" and analysis.witness_eligible:
         return paint.good("witness") + f": {what} — an exit status of 0 proves it passed"
     if analysis.exit_source == "reporting-pipe":

@@ -13,6 +13,7 @@ request and tool run (:class:`Step`) as it begins.
 from advisor.consult._budget import BudgetGate, Spend
 from advisor.consult._clip import clip_middle
 from advisor.consult._consult import consult, same_model
+from advisor.consult._failure import ToolFailure
 from advisor.consult._log import ConsultationLog, ConsultationSummary
 from advisor.consult._loop import ANSWER_NOW, EXHAUSTED
 from advisor.consult._prompt import AdvisorPrompt, PromptMessage, request_hash
@@ -24,7 +25,7 @@ from advisor.consult._tool_expand import Expander
 from advisor.consult._tool_git import git_diff_argv
 from advisor.consult._tools import TOOL_NAMES, Investigation, ToolOutcome, investigation_tools
 from advisor.consult._verdict import SEVERITIES, Severity, Verdict, parse_verdict
-from advisor.consult._workspace import DEFAULT_DENY, ToolFailure, Workspace
+from advisor.consult._workspace import DEFAULT_DENY, Workspace, deny_patterns
 
 __all__ = [
     "ADVISOR_SYSTEM_PROMPT",
@@ -60,6 +61,7 @@ __all__ = [
     "Workspace",
     "clip_middle",
     "consult",
+    "deny_patterns",
     "git_diff_argv",
     "investigation_tools",
     "load_consult_settings",

@@ -43,10 +43,12 @@ async def consult(prompt: AdvisorPrompt, model: ModelClient, *, investigation: I
     ``settings`` default to the investigation's; ``prices`` enable money budgets and costs;
     ``executor_model`` refuses a consultation of the executor's own model; ``spent`` is the
     session's spending so far (by default summed from the log). The consultation is appended
-    to ``log`` (default: the log under ``$WITNESS_HOME``; ``False``: not logged). Model
-    failures, timeouts and budgets end it with a stop reason; they are not raised. ``on_step`` is
-    told each request and each tool run as it begins (a live display).
+    to ``log`` (default: the log under ``$WITNESS_HOME``; ``False``: not logged); a log that
+    cannot be written is said in ``log_error``, never raised. Model failures, timeouts and
+    budgets end it with a stop reason; they are not raised. ``on_step`` is told each request and
+    each tool run as it begins (a live display).
     """
+    prompt = prompt.redacted()  # whoever compiled it: nothing unredacted leaves through here
     settings = settings or (investigation.settings if investigation is not None else ConsultSettings())
     investigation = investigation or Investigation(settings=settings)
     book = ConsultationLog() if log is None else (log or None)
@@ -61,9 +63,7 @@ async def consult(prompt: AdvisorPrompt, model: ModelClient, *, investigation: I
     else:
         ending = await _bounded(exchange, settings.timeout)
     consultation = _envelope(prompt, model, exchange, ending, started)
-    if book is not None:
-        book.append(consultation)
-    return consultation
+    return book.keep(consultation) if book is not None else consultation
 
 
 async def _bounded(exchange: Exchange, timeout: float) -> Ending | tuple[Literal["timeout"], None, str]:

@@ -2,36 +2,38 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from pathspec import GitIgnoreSpec
 
+from advisor.consult._files import read_small
+
+IGNORE_FILE_BYTES = 1_000_000
+"""A larger ``.gitignore`` (or one that is a pipe or a device) is not read."""
+
+Chain = tuple[tuple[GitIgnoreSpec, int], ...]
+"""The ``.gitignore`` rules that apply in a directory: each with how many characters of a
+root-relative path name the directory it sits in (and the ``/`` after it)."""
+
 
 class Ignores:
-    """The ``.gitignore`` files met while walking down from a root, each applying below its directory."""
+    """The ``.gitignore`` files met while walking down from a root, each applying below its directory.
 
-    def __init__(self, root: Path) -> None:
+    Paths are root-relative POSIX strings (``""`` for the root): a walk of a hundred thousand entries
+    asks about each, so nothing here builds a ``Path``."""
+
+    def __init__(self, root: str) -> None:
         self._root = root
-        self._specs: dict[Path, GitIgnoreSpec] = {}
-        self._load(root)
 
-    def _load(self, folder: Path) -> None:
-        try:
-            lines = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            return
-        self._specs[folder] = GitIgnoreSpec.from_lines(lines)
+    def chain(self, folder: str, above: Chain) -> Chain:
+        """The rules in force in ``folder`` (root-relative), given those in force in its parent."""
+        data = read_small(os.path.join(self._root, folder, ".gitignore"), IGNORE_FILE_BYTES)
+        text = data.decode("utf-8", errors="replace") if data else ""
+        if not text.strip():
+            return above
+        return (*above, (GitIgnoreSpec.from_lines(text.splitlines()), len(folder) + 1 if folder else 0))
 
-    def enter(self, folder: Path) -> None:
-        """Take in ``folder``'s own ``.gitignore`` (call for each directory walked, top-down)."""
-        if folder != self._root and folder not in self._specs:
-            self._load(folder)
-
-    def ignored(self, path: Path, is_dir: bool) -> bool:
-        """Whether a path below the root is ignored by a ``.gitignore`` above it."""
-        for folder, spec in self._specs.items():
-            if path.is_relative_to(folder) and path != folder:
-                relative = path.relative_to(folder).as_posix() + ("/" if is_dir else "")
-                if spec.match_file(relative):
-                    return True
-        return False
+    @staticmethod
+    def ignored(chain: Chain, relative: str, is_dir: bool) -> bool:
+        """Whether a root-relative path is ignored by the rules of the directories above it."""
+        return any(spec.match_file(relative[cut:] + ("/" if is_dir else "")) for spec, cut in chain)

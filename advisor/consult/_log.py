@@ -22,6 +22,7 @@ from advisor.consult._result import Consultation, Lineage, StopReason
 from advisor.consult._verdict import Severity
 from advisor.errors import ConsultationNotFound
 from advisor.models import Usage
+from obligations import redact_value
 
 LOG_NAME = "consultations.jsonl"
 
@@ -75,8 +76,18 @@ class ConsultationLog:
         """Line numbers the last read could not use."""
 
     def append(self, consultation: Consultation) -> None:
-        """Add a consultation's record (one line, atomically with respect to other writers)."""
-        append_line(self.path, consultation.record())
+        """Add a consultation's record (one line, atomically with respect to other writers), every
+        string in it redacted (the advice, errors, tool arguments: what the model wrote is redacted too)."""
+        append_line(self.path, redact_value(consultation.record()))
+
+    def keep(self, consultation: Consultation) -> Consultation:
+        """:meth:`append` it, and return it — with :attr:`~Consultation.log_error` saying why, when the log
+        could not be written: a consultation already paid for is never lost to a full disk."""
+        try:
+            self.append(consultation)
+        except OSError as error:
+            return consultation.model_copy(update={"log_error": f"{self.path}: {error.strerror or error}"})
+        return consultation
 
     def _records(self) -> Iterator[Consultation]:
         self.skipped_lines = []

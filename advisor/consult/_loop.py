@@ -33,6 +33,7 @@ from advisor.models import (
     ModelRequest,
     ModelResponse,
     Prices,
+    TextPart,
     ToolCall,
     ToolMessage,
     UserMessage,
@@ -143,7 +144,8 @@ class Exchange:
                 outcome = ToolOutcome(text=EXHAUSTED, is_error=True, argument=primary_argument(call.arguments))
             self.rounds.append(Round(tool=call.name, argument=outcome.argument, chars=len(outcome.text),
                                      error=outcome.text if outcome.is_error else None, ran=ran))
-            self.messages.append(ToolMessage(tool_call_id=call.id, name=call.name, content=outcome.text,
+            self.messages.append(ToolMessage(tool_call_id=call.id, name=call.name,
+                                             content=(TextPart(text=outcome.text), *outcome.images),
                                              is_error=outcome.is_error))
         if self.calls_run >= self.settings.max_rounds:
             self.messages.append(UserMessage(ANSWER_NOW))

@@ -9,7 +9,8 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from advisor._values import Frozen
-from advisor.models import AssistantMessage, ModelRequest, ToolSpec, UserMessage, estimate_tokens
+from advisor.models import AssistantMessage, ModelRequest, TextPart, ToolSpec, UserMessage, estimate_tokens
+from obligations import redact
 
 PromptMessage = Annotated[UserMessage | AssistantMessage, Field(discriminator="role")]
 """A ledger message: executor activity as user turns, the advisor's own past advice as assistant turns."""
@@ -50,6 +51,15 @@ class AdvisorPrompt(Frozen):
             raise ValueError("the stable prefix must leave the last message (it changes every consultation)")
         return self
 
+    def redacted(self) -> AdvisorPrompt:
+        """This prompt with every message's text redacted (itself when none held a secret): what a
+        consultation sends, whoever compiled it. A ledger's prompt is redacted already (its events
+        were, as it took them), so this changes nothing of it and its prefix stays stable."""
+        messages = tuple(_redacted(message) for message in self.messages)
+        if all(new is old for new, old in zip(messages, self.messages, strict=True)):
+            return self
+        return self.model_copy(update={"messages": messages})
+
     @property
     def routing_key(self) -> str | None:
         """``advisor:<session id>``, the same on every request and retry of the session."""
@@ -64,6 +74,13 @@ class AdvisorPrompt(Frozen):
     def estimated_tokens(self) -> int:
         """The first request's size in tokens (characters / 4)."""
         return estimate_tokens(self.request())
+
+
+def _redacted(message: UserMessage | AssistantMessage) -> UserMessage | AssistantMessage:
+    parts = tuple(TextPart(text=redact(part.text)) for part in message.content)
+    if all(new.text == old.text for new, old in zip(parts, message.content, strict=True)):
+        return message
+    return message.model_copy(update={"content": parts})
 
 
 def request_hash(request: ModelRequest, messages: int | None = None) -> str:

@@ -141,6 +141,9 @@ class Consultation(Frozen):
     """Whether the ledger was trimmed to fit its token budget."""
     lineage: Lineage | None = None
     """For a consultation a host ran: requester, trigger, child and outcome (``None`` otherwise)."""
+    log_error: str | None = None
+    """Why the consultation could not be written to the log (a full disk, a read-only home): the advice
+    stands all the same, unlogged."""
     transcript: Transcript | None = Field(default=None, exclude=True)
     """The full exchange (kept out of the envelope's JSON; the log stores it beside)."""
 
@@ -165,7 +168,13 @@ class Consultation(Frozen):
         return f"Advisor call failed: {why}"
 
     def record(self) -> dict[str, Any]:
-        """The log record: the envelope with its transcript."""
+        """The log record: the envelope with its transcript (images the advisor read are named by their
+        path, size and SHA-256, without their bytes)."""
         data = self.model_dump(mode="json")
-        data["transcript"] = self.transcript.model_dump(mode="json") if self.transcript is not None else None
+        transcript = self.transcript.model_dump(mode="json") if self.transcript is not None else None
+        for message in (transcript or {}).get("messages", ()):
+            for part in message.get("content", ()):
+                if isinstance(part, dict) and part.get("type") == "image":
+                    part["data"] = ""
+        data["transcript"] = transcript
         return data

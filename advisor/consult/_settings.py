@@ -7,8 +7,11 @@ setting (``[consult]``)  default    meaning
 ``timeout``              420        seconds for the whole consultation, investigation included
 ``max_result_chars``     12000      cap on each investigation result (both ends kept, marked)
 ``repo_tools``           true       ``false`` declares only ``advisor_expand`` (no workspace access)
-``deny_patterns``        see below  credential-shaped files no tool will touch; a list replaces
-                                    the defaults ``.env .env.* *.pem *.key id_rsa* *.p12 *.pfx``
+``deny_patterns``        (none)     credential-shaped files no tool will touch, added to the
+                                    defaults (:data:`~advisor.consult.DEFAULT_DENY`), which
+                                    always apply
+``images``               true       ``read`` of an image shows it to the advisor (``false``: a
+                                    model that reads text only)
 ``retry_delay``          2          seconds before the one retry after a transient failure
 ``[consult.budget]``                ``call_tokens`` (600000), ``session_tokens`` (5000000),
                                     ``call_usd`` (3), ``session_usd`` (20); money limits apply
@@ -27,7 +30,7 @@ from pydantic import Field, field_validator
 
 from advisor._config_file import load_table
 from advisor._values import Frozen
-from advisor.consult._workspace import DEFAULT_DENY
+from advisor.consult._workspace import DEFAULT_DENY, deny_patterns
 
 
 def _unlimited(value: Any) -> Any:
@@ -61,11 +64,19 @@ class ConsultSettings(Frozen):
     repo_tools: bool = True
     """Whether the workspace tools (read, grep, find, ls, git_diff) are declared."""
     deny_patterns: tuple[str, ...] = DEFAULT_DENY
-    """Credential-shaped files refused by every tool (a configured list replaces the defaults)."""
+    """Credential-shaped files refused by every tool: :data:`~advisor.consult.DEFAULT_DENY` and the
+    configured patterns (a configured list adds to the defaults; it never removes one)."""
+    images: bool = True
+    """Whether ``read`` of an image shows it to the advisor (as an image part of its result)."""
     retry_delay: float = Field(default=2.0, ge=0)
     """Seconds before retrying a transient failure."""
     budget: Budget = Field(default_factory=Budget)
     """Spending limits."""
+
+    @field_validator("deny_patterns", mode="after")
+    @classmethod
+    def _defaults_kept(cls, configured: tuple[str, ...]) -> tuple[str, ...]:
+        return deny_patterns(configured)
 
 
 def load_consult_settings(flags: Mapping[str, Any] | None = None, *, path: Path | None = None) -> ConsultSettings:

@@ -28,8 +28,9 @@ or running; an edit's card gives its shape (+added −removed lines), not its re
 `|| true`) and whether its output shows a failure; a masked "pass" proves nothing. The closing \
 message lists the checks that failed and were never genuinely re-run.
 - The newest rounds are verbatim, with the reasoning ([executor thinking]) of the step that asked you.
-- Images are never embedded: a card names the path a tool's image came from; a pasted image has no \
-path. Ask the executor what an image shows if it matters.
+- Images are not in the log: a card names the path a tool's image came from, and `read` of that path \
+shows you the image when this consultation allows images; a pasted image has no path. Ask the executor \
+what an image shows if it matters and you cannot read it.
 - [host: …] and [extension message: …]: the host's messages (a hook's feedback), not the user's. \
 Compaction summaries are the host's paraphrase; the user's words they replaced are restated \
 verbatim and outrank them.

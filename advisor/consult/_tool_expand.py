@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pydantic import BaseModel, ConfigDict, Field
 
 from advisor.consult._clip import clip_middle
-from advisor.consult._workspace import ToolFailure
+from advisor.consult._failure import ToolFailure
 
 Expander = Callable[[str], str | None]
 """Gives the verbatim, redacted text behind a card id (``None`` when the session has no such entry)."""

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
+from itertools import islice
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict
 
-from advisor.consult._workspace import ToolFailure, Workspace
+from advisor.consult._failure import ToolFailure
+from advisor.consult._workspace import Workspace
 
 MAX_ENTRIES = 500
+"""Entries shown."""
+MAX_LISTED = 100_000
+"""Entries of a directory looked at (a directory of millions is listed in part, and says so)."""
 
 
 class LsArgs(BaseModel):
@@ -16,23 +24,39 @@ class LsArgs(BaseModel):
     path: str | None = None
 
 
+def _shown(workspace: Workspace, entry: os.DirEntry[str]) -> str | None:
+    """The entry as listed, or ``None`` when it is withheld (credential-shaped, a link out, not a
+    directory nor a regular file)."""
+    path = Path(entry.path)
+    if workspace.denied_last(workspace.relative(path)):
+        return None
+    try:
+        if entry.is_symlink() and not workspace.inside(path):
+            return None
+        if entry.is_dir(follow_symlinks=True):
+            return entry.name + "/"
+        return entry.name if entry.is_file(follow_symlinks=True) else None
+    except OSError:
+        return None
+
+
 def ls(workspace: Workspace, args: LsArgs) -> str:
-    """The entries of a directory, sorted, directories ending in ``/``; credential-shaped entries
-    are withheld and counted."""
+    """The entries of a directory, sorted, directories ending in ``/``; credential-shaped entries, links
+    out of the workspace and special files (pipes, sockets, devices) are withheld and counted."""
     folder = workspace.resolve(args.path) if args.path and args.path.strip() else workspace.root
     if not folder.is_dir():
         raise ToolFailure(f"{args.path}: not a directory")
-    lines: list[str] = []
-    withheld = 0
-    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
-        if workspace.denied(workspace.relative(entry)) or (entry.is_symlink() and not workspace.inside(entry)):
-            withheld += 1
-            continue
-        lines.append(entry.name + ("/" if entry.is_dir() else ""))
-    total = len(lines)
-    lines = lines[:MAX_ENTRIES]
-    if total > MAX_ENTRIES:
-        lines.append(f"[{total - MAX_ENTRIES} more entries not shown]")
+    with os.scandir(folder) as listing:
+        entries = list(islice(listing, MAX_LISTED + 1))
+    partial = len(entries) > MAX_LISTED
+    shown = [name for name in (_shown(workspace, entry) for entry in entries[:MAX_LISTED]) if name is not None]
+    withheld = min(len(entries), MAX_LISTED) - len(shown)
+    lines = sorted(shown)[:MAX_ENTRIES]
+    if len(shown) > MAX_ENTRIES:
+        lines.append(f"[{len(shown) - MAX_ENTRIES} more entries not shown]")
     if withheld:
-        lines.append(f"[{withheld} entr{'y' if withheld == 1 else 'ies'} withheld by policy]")
+        lines.append(f"[{withheld} entr{'y' if withheld == 1 else 'ies'} withheld: credential-shaped, leading "
+                     "out of the workspace, or not a directory or regular file]")
+    if partial:
+        lines.append(f"[only the first {MAX_LISTED:,} entries of the directory were looked at]")
     return "\n".join(lines) if lines else "(empty directory)"

@@ -1,14 +1,30 @@
-"""``read({path, offset?, limit?})``: a text file as it is now, by lines."""
+"""``read({path, offset?, limit?})``: a text file as it is now, by lines; an image, as an image.
+
+The file is read only when it is a regular file every name of which is in the workspace and
+allowed (see :mod:`advisor.consult._files`). An image (PNG, JPEG, GIF or WebP, told by its bytes)
+up to :data:`IMAGE_BYTES` is returned as an image the advisor sees, when the consultation allows
+images (``[consult] images``); otherwise it is named and sized.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.consult._workspace import ToolFailure, Workspace
+from advisor.consult._failure import ToolFailure
+from advisor.consult._workspace import Workspace
+from advisor.models import ImagePart, ImageType
 
 DEFAULT_LINES = 2000
-_IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".svgz", ".ico")
-_LARGEST = 20_000_000
+LARGEST = 20_000_000
+"""Bytes of the largest text file read."""
+IMAGE_BYTES = 3_750_000
+"""Bytes of the largest image shown (base64 makes it 5 MB, the most any provider takes in one image)."""
+_SIGNATURES: tuple[tuple[bytes, ImageType], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"), (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"))
 
 
 class ReadArgs(BaseModel):
@@ -20,18 +36,25 @@ class ReadArgs(BaseModel):
     limit: int = Field(default=DEFAULT_LINES, ge=1)
 
 
-def read(workspace: Workspace, args: ReadArgs) -> str:
-    """Lines ``offset`` … ``offset + limit - 1`` of a file, with a note when more follow."""
+def image_type(data: bytes) -> ImageType | None:
+    """The format of an image by its first bytes (``None``: not one the providers take)."""
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return "image/webp"
+    return next((kind for signature, kind in _SIGNATURES if data.startswith(signature)), None)
+
+
+def read(workspace: Workspace, args: ReadArgs, *, images: bool = False) -> str | tuple[str, ImagePart]:
+    """Lines ``offset`` … ``offset + limit - 1`` of a file, with a note when more follow; for an image
+    (with ``images``), a line naming it and the image."""
     path = workspace.resolve(args.path)
     if path.is_dir():
         raise ToolFailure(f"{args.path} is a directory: use ls")
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise ToolFailure(f"{args.path}: no such file")
-    if path.suffix.lower() in _IMAGES:
-        return f"[{args.path} is an image ({path.stat().st_size} bytes); this advisor reads text only]"
-    if path.stat().st_size > _LARGEST:
-        raise ToolFailure(f"{args.path} is larger than {_LARGEST // 1_000_000} MB; use grep to find what matters")
-    data = path.read_bytes()
+    data = workspace.read(path, limit=LARGEST, shown=args.path)
+    kind = image_type(data[:16])
+    if kind is not None:
+        return _image(args.path, data, kind, images)
     if b"\x00" in data[:8192]:
         return f"[{args.path} is a binary file ({len(data)} bytes); not shown]"
     lines = data.decode("utf-8", errors="replace").splitlines(keepends=True)
@@ -44,3 +67,13 @@ def read(workspace: Workspace, args: ReadArgs) -> str:
     if end < len(lines):
         text += f"\n[lines {args.offset}–{end} of {len(lines)}; read with offset={end + 1} for more]"
     return text
+
+
+def _image(shown: str, data: bytes, kind: ImageType, allowed: bool) -> str | tuple[str, ImagePart]:
+    if not allowed:
+        return f"[{shown} is an image ({kind}, {len(data):,} bytes); this consultation is not shown images]"
+    if len(data) > IMAGE_BYTES:
+        return f"[{shown} is an image ({kind}, {len(data):,} bytes), larger than the {IMAGE_BYTES:,} bytes shown]"
+    part = ImagePart(media_type=kind, data=base64.b64encode(data).decode("ascii"), size=len(data),
+                     sha256=hashlib.sha256(data).hexdigest(), path=shown)
+    return f"[{shown}: an image ({kind}, {len(data):,} bytes), attached]", part

@@ -1,26 +1,40 @@
 """``grep({pattern, path?, glob?})`` and ``find({pattern, path?})``: search the workspace.
 
-Both skip ``.git``, ``.gitignore``-d and credential-shaped files — also when no path is given
-(ripgrep-based tools let a ``grep`` of the whole tree read a ``.env``). ``grep`` patterns are
-regular expressions in Python's syntax, run with a time limit so a pathological pattern
-cannot stall a consultation.
+Both walk the workspace as :class:`~advisor.consult._walk.Walk` does — ``.git``, ``.gitignore``-d and
+credential-shaped paths skipped, also when no path is given (ripgrep-based tools let a ``grep`` of
+the whole tree read a ``.env``), special files never opened, the walk bounded — and say when a
+bound cut it. ``grep`` patterns are regular expressions in Python's syntax, run with a time limit
+so a pathological pattern cannot stall a consultation; a glob or a pattern that expands or
+compiles past its limits (``{1..100000}``) is an error result. ``grep`` reads only the files
+``read`` would read (hard-linked ones whose other names are not all known, too large ones are
+skipped and counted).
 """
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import regex
 from pydantic import BaseModel, ConfigDict, Field
 from wcmatch import fnmatch, glob
 
-from advisor.consult._workspace import ToolFailure, Workspace, walk
+from advisor.consult._failure import ToolFailure
+from advisor.consult._walk import Walk, WalkBounds
+from advisor.consult._workspace import Workspace
+from obligations import redact
 
 MAX_MATCHES = 200
 MAX_FOUND = 1000
-MAX_WALKED = 100_000
 SEARCH_SECONDS = 10.0
+PATTERN_CHARS = 2000
+"""The longest pattern or glob taken."""
+GLOB_EXPANSIONS = 256
+"""The most patterns a glob's braces may expand to."""
+WALK = WalkBounds(seconds=SEARCH_SECONDS)
+"""How far ``grep`` and ``find`` walk."""
 _LINE_CHARS = 300
 _LARGEST = 5_000_000
 _GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE
@@ -31,16 +45,16 @@ class GrepArgs(BaseModel):
     """``grep`` arguments."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
-    pattern: str = Field(min_length=1)
+    pattern: str = Field(min_length=1, max_length=PATTERN_CHARS)
     path: str | None = None
-    glob: str | None = None
+    glob: str | None = Field(default=None, max_length=PATTERN_CHARS)
 
 
 class FindArgs(BaseModel):
     """``find`` arguments."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
-    pattern: str = Field(min_length=1)
+    pattern: str = Field(min_length=1, max_length=PATTERN_CHARS)
     path: str | None = None
 
 
@@ -51,68 +65,103 @@ def _start(workspace: Workspace, path: str | None) -> Path:
     return start
 
 
-def _matches_glob(relative: str, pattern: str) -> bool:
-    if "/" in pattern:
-        return glob.globmatch(relative, pattern, flags=_GLOB_FLAGS)
-    return fnmatch.fnmatch(relative.rsplit("/", 1)[-1], pattern, flags=_NAME_FLAGS)
+def glob_matcher(pattern: str) -> Callable[[str], bool]:
+    """A test of a start-relative path against a glob (``*.py`` by name, ``src/**/*.ts`` by path);
+    :class:`ToolFailure` for a glob that cannot be read or expands past :data:`GLOB_EXPANSIONS`."""
+    try:
+        if "/" in pattern:
+            compiled = glob.compile(pattern, flags=_GLOB_FLAGS, limit=GLOB_EXPANSIONS)
+            return lambda relative: compiled.match(relative)
+        named = fnmatch.compile(pattern, flags=_NAME_FLAGS, limit=GLOB_EXPANSIONS)
+        return lambda relative: named.match(relative.rsplit("/", 1)[-1])
+    except Exception as error:
+        raise ToolFailure(f"the glob {pattern[:200]!r} cannot be used: {error}") from None
 
 
-def _files(workspace: Workspace, start: Path, pattern: str | None) -> list[Path]:
-    if start.is_file():
-        return [start]
-    found = []
-    for path, is_dir in walk(workspace, start, MAX_WALKED):
-        relative = path.relative_to(start).as_posix()
-        if not is_dir and (pattern is None or _matches_glob(relative, pattern)):
-            found.append(path)
-    return found
+def _cut(walk: Walk) -> str:
+    return f"\n[stopped after {walk.stopped}; narrow the path]" if walk.stopped else ""
 
 
-def grep(workspace: Workspace, args: GrepArgs) -> str:
-    """``path:line: text`` for each matching line (at most 200), in path order."""
+def grep(workspace: Workspace, args: GrepArgs, clean: Callable[[str], str] = redact) -> str:
+    """``path:line: text`` for each matching line (at most 200), in path order; each line passes
+    ``clean`` before it is cut to its width."""
     try:
         compiled = regex.compile(args.pattern)
-    except regex.error as error:
-        raise ToolFailure(f"invalid pattern {args.pattern!r}: {error}") from None
+    except (regex.error, OverflowError, RecursionError, MemoryError) as error:
+        raise ToolFailure(f"invalid pattern {args.pattern[:200]!r}: {error}") from None
+    wanted = glob_matcher(args.glob) if args.glob else None
     start = _start(workspace, args.path)
     deadline = time.monotonic() + SEARCH_SECONDS
+    walk = Walk(workspace, start, WALK)
+    names = [workspace.relative(start)] if start.is_file() else (
+        relative for relative, is_dir in walk if not is_dir and (wanted is None or wanted(walk.below_start(relative))))
     hits: list[str] = []
-    for path in _files(workspace, start, args.glob):
+    skipped = 0
+    root = str(workspace.root)
+    for name in names:
+        target = os.path.join(root, name)
         try:
-            if path.stat().st_size > _LARGEST:
-                continue
-            data = path.read_bytes()
-        except OSError:
+            # A walked name is a path without links but, perhaps, its last step (a link the walk let in).
+            data = workspace.read(os.path.realpath(target) if os.path.islink(target) else target, limit=_LARGEST,
+                                  shown=name)
+        except (ToolFailure, OSError):
+            skipped += 1
             continue
-        if b"\x00" in data[:8192]:
-            continue
-        name = workspace.relative(path)
-        for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
-            remaining = deadline - time.monotonic()
-            try:
-                if remaining <= 0:
-                    raise TimeoutError
-                found = compiled.search(line, timeout=remaining) is not None
-            except TimeoutError:
-                raise ToolFailure(f"the pattern took longer than {SEARCH_SECONDS:.0f}s; narrow it or the path") \
-                    from None
-            if found:
-                text = line if len(line) <= _LINE_CHARS else line[:_LINE_CHARS] + "…"
-                hits.append(f"{name}:{number}: {text}")
-                if len(hits) >= MAX_MATCHES:
-                    return "\n".join(hits) + f"\n[stopped at {MAX_MATCHES} matches; narrow the pattern or the path]"
-    return "\n".join(hits) if hits else "(no matches)"
+        found = _hits(compiled, name, data, deadline, clean)
+        if found is None and not hits:
+            raise ToolFailure(f"the search took longer than {SEARCH_SECONDS:g}s (the pattern, or the files it ran "
+                              "on); narrow it or the path")
+        if found is None:
+            walk.stopped = f"{SEARCH_SECONDS:g} seconds"
+            break
+        hits += found
+        if len(hits) >= MAX_MATCHES:
+            return "\n".join(hits[:MAX_MATCHES]) + f"\n[stopped at {MAX_MATCHES} matches; narrow the pattern or path]"
+    note = f"\n[{skipped} file(s) not read: too large, hard-linked or not regular files]" if skipped else ""
+    return ("\n".join(hits) if hits else "(no matches)") + note + _cut(walk)
+
+
+def _hits(compiled: regex.Pattern[str], name: str, data: bytes, deadline: float,
+          clean: Callable[[str], str]) -> list[str] | None:
+    """``name:line: text`` for each matching line of a file (none for a binary one), at most
+    :data:`MAX_MATCHES`; ``None`` when the search's time ran out."""
+    if b"\x00" in data[:8192]:
+        return []
+    hits: list[str] = []
+    for number, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), start=1):
+        found = _search(compiled, line, deadline)
+        if found is None:
+            return None
+        if found:
+            shown = clean(line)
+            hits.append(f"{name}:{number}: {shown if len(shown) <= _LINE_CHARS else shown[:_LINE_CHARS] + '…'}")
+            if len(hits) >= MAX_MATCHES:
+                break
+    return hits
+
+
+def _search(compiled: regex.Pattern[str], line: str, deadline: float) -> bool | None:
+    """Whether the line matches (``None``: the search's time is up, on this line or before it)."""
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
+    try:
+        return compiled.search(line, timeout=remaining) is not None
+    except TimeoutError:
+        return None
 
 
 def find(workspace: Workspace, args: FindArgs) -> str:
     """Workspace-relative paths matching a glob (directories end in ``/``), at most 1000."""
+    wanted = glob_matcher(args.pattern)
     start = _start(workspace, args.path)
     if start.is_file():
         raise ToolFailure(f"{args.path} is a file: find searches a directory")
+    walk = Walk(workspace, start, WALK)
     found: list[str] = []
-    for path, is_dir in walk(workspace, start, MAX_WALKED):
-        if _matches_glob(path.relative_to(start).as_posix(), args.pattern):
-            found.append(workspace.relative(path) + ("/" if is_dir else ""))
+    for relative, is_dir in walk:
+        if wanted(walk.below_start(relative)):
+            found.append(relative + ("/" if is_dir else ""))
             if len(found) >= MAX_FOUND:
                 return "\n".join(found) + f"\n[stopped at {MAX_FOUND} paths; narrow the pattern or the path]"
-    return "\n".join(found) if found else "(nothing matches)"
+    return ("\n".join(found) if found else "(nothing matches)") + _cut(walk)

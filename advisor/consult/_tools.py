@@ -12,9 +12,10 @@ tool                                    answers
 ======================================  ==========================================================
 
 No tool writes, runs a command of the advisor's choosing, or leaves the workspace; no
-mutating tool is ever declared. Every result is redacted (when a redactor is given) and
-capped at ``max_result_chars`` with a marker saying how to see the rest. A failing call is an
-error *result* the advisor reads, never an exception.
+mutating tool is ever declared. Every result is redacted whole, then capped at
+``max_result_chars`` with a marker saying how to see the rest (a grep hit line is redacted before
+it is cut to its width). A failing call is an error *result* the advisor reads, never an
+exception.
 """
 
 from __future__ import annotations
@@ -25,16 +26,18 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+import obligations
 from advisor._values import Frozen
 from advisor.consult._clip import clip_middle
+from advisor.consult._failure import ToolFailure
 from advisor.consult._settings import ConsultSettings
 from advisor.consult._tool_expand import ExpandArgs, Expander, expand
 from advisor.consult._tool_git import GitDiffArgs, git_diff
 from advisor.consult._tool_ls import LsArgs, ls
 from advisor.consult._tool_read import ReadArgs, read
 from advisor.consult._tool_search import FindArgs, GrepArgs, find, grep
-from advisor.consult._workspace import ToolFailure, Workspace
-from advisor.models import ToolCall, ToolSpec
+from advisor.consult._workspace import Workspace
+from advisor.models import ImagePart, ToolCall, ToolSpec
 
 _PATH = {"type": "string", "description": "A workspace-relative path."}
 
@@ -47,7 +50,8 @@ def _spec(name: str, description: str, properties: dict[str, Any], required: tup
 EXPAND = _spec("advisor_expand", "The verbatim text behind ledger cards: what happened in the session.",
                {"ids": {"type": "array", "items": {"type": "string"}, "minItems": 1,
                         "description": "Card ids, with or without the leading #."}}, ("ids",))
-READ = _spec("read", "Read a text file of the workspace as it is now, by lines.",
+READ = _spec("read", "Read a text file of the workspace as it is now, by lines (an image is shown as an image "
+             "when this consultation allows images).",
              {"path": _PATH, "offset": {"type": "integer", "minimum": 1, "description": "First line (1-based)."},
               "limit": {"type": "integer", "minimum": 1, "description": "Lines to read (default 2000)."}},
              ("path",))
@@ -95,6 +99,8 @@ class ToolOutcome(Frozen):
     """Whether the call failed."""
     argument: str = ""
     """Its primary argument (path, pattern or ids), for the consultation's record."""
+    images: tuple[ImagePart, ...] = ()
+    """Images it shows the advisor (an image ``read``, when the consultation allows images)."""
 
 
 def primary_argument(arguments: dict[str, Any]) -> str:
@@ -115,36 +121,41 @@ class Investigation:
                  settings: ConsultSettings | None = None, redact: Callable[[str], str] | None = None) -> None:
         """``workspace``: the directory the workspace tools are confined to (``None``: they refuse);
         ``expand``: card id → verbatim redacted text, from the ledger; ``redact``: applied to every
-        result (the ledger's redactor, so tool results are as clean as the ledger)."""
+        result before it is cut (default: the shared redactor, :func:`obligations.redact`)."""
         self.settings = settings or ConsultSettings()
         self.channels: frozenset[str] = frozenset()
         """Tools a host adds as its own channel (a verdict tool): declared by the host, run by
         :meth:`run`, never counted against ``max_rounds``."""
         self.workspace = Workspace(workspace, self.settings.deny_patterns) if workspace is not None else None
         self._expand = expand
-        self._redact = redact
+        self._redact = redact or obligations.redact
 
     def declarations(self) -> tuple[ToolSpec, ...]:
         """The tools declared to the advisor (no workspace tools without a workspace)."""
         return investigation_tools(self.settings, workspace=self.workspace is not None)
 
     def run(self, call: ToolCall) -> ToolOutcome:
-        """Carry out one call; every failure is an error result."""
+        """Carry out one call; every failure is an error result, never an exception."""
         argument = primary_argument(call.arguments)
         try:
-            text = self._dispatch(call)
+            found = self._dispatch(call)
         except ToolFailure as failure:
             return ToolOutcome(text=self._clean(str(failure)), is_error=True, argument=argument)
         except OSError as error:
-            return ToolOutcome(text=f"{call.name} failed: {error.strerror or error}", is_error=True,
+            return ToolOutcome(text=self._clean(f"{call.name} failed: {error.strerror or error}"), is_error=True,
                                argument=argument)
+        except Exception as error:  # the arguments are a model's: no call may end a consultation
+            text = f"{call.name} failed unexpectedly ({type(error).__name__}: {error})"
+            return ToolOutcome(text=self._clean(text[:2000]), is_error=True, argument=argument)
+        text, images = found if isinstance(found, tuple) else (found, None)
         cap = self.settings.max_result_chars
-        return ToolOutcome(text=clip_middle(self._clean(text), cap, _MORE[call.name]), argument=argument)
+        return ToolOutcome(text=clip_middle(self._clean(text), cap, _MORE[call.name]), argument=argument,
+                           images=(images,) if images is not None else ())
 
     def _clean(self, text: str) -> str:
-        return self._redact(text) if self._redact is not None else text
+        return self._redact(text)
 
-    def _dispatch(self, call: ToolCall) -> str:
+    def _dispatch(self, call: ToolCall) -> str | tuple[str, ImagePart]:
         if call.name not in _ARGS:
             raise ToolFailure(f"Unknown tool: {call.name}")
         if call.invalid_arguments is not None:
@@ -161,9 +172,9 @@ class Investigation:
         if self.workspace is None:
             raise ToolFailure(f"{call.name}: this consultation has no workspace to look at")
         if isinstance(args, ReadArgs):
-            return read(self.workspace, args)
+            return read(self.workspace, args, images=self.settings.images)
         if isinstance(args, GrepArgs):
-            return grep(self.workspace, args)
+            return grep(self.workspace, args, self._redact)
         if isinstance(args, FindArgs):
             return find(self.workspace, args)
         if isinstance(args, LsArgs):

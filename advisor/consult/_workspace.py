@@ -4,51 +4,76 @@ Paths given by the advisor resolve inside the workspace: relative to its root or
 inside it, symlinks resolved (an existing link and a link above a file that does not exist
 yet alike), so ``..``, absolute paths elsewhere and symlinks that lead out are refused.
 Credential-shaped files are refused by every tool, whether named directly, reached through a
-symlink, or met while listing or searching a directory.
+symlink or a hard link, or met while listing or searching a directory.
 
 Deny patterns are globs (``*`` and ``?`` stay within one path segment, ``**`` crosses them)
 matched, case-insensitively, against every segment of the path (``.env`` also refuses
 ``config/.env`` and everything under a ``.env/`` directory) or, for a pattern with a ``/``,
-against the workspace-relative path.
+against the workspace-relative path and each of its leading parts. The defaults
+(:data:`DEFAULT_DENY`) always apply: configured patterns are added to them.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+import re
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
 from wcmatch import fnmatch, glob
 
-from advisor.consult._ignore import Ignores
+from advisor.consult._failure import ToolFailure
+from advisor.consult._files import LinkIndex, read_regular
 from advisor.errors import WorkspaceError
 
-DEFAULT_DENY: tuple[str, ...] = (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "*.p12", "*.pfx")
-"""Credential-shaped files (dotenv files, private keys and certificate stores)."""
+DEFAULT_DENY: tuple[str, ...] = (
+    ".env", ".env.*", ".netrc", "_netrc", ".npmrc", ".yarnrc.yml", ".pypirc", ".git-credentials", ".pgpass",
+    ".vault-token", ".git", ".ssh", ".gnupg", ".aws", ".azure", "**/.config/gcloud", "**/.docker/config.json",
+    ".kube", "kubeconfig*", ".terraform", "*.tfstate", "*.tfstate.*", "id_rsa*", "id_dsa*", "id_ecdsa*",
+    "id_ed25519*", "id_xmss*", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "credentials*.json",
+    "service-account*.json", "secrets.*",
+)
+"""Credential-shaped files and directories, refused by every tool: dotenv files; .netrc, npm, yarn and
+PyPI credentials; git's credential store and everything under ``.git`` (its configuration among it);
+SSH and GnuPG directories; AWS, Azure, gcloud, docker and kube configuration; Terraform state and its
+directory; SSH private keys; PEM, PKCS#12, Java keystores; credential and service-account JSON;
+``secrets.*``; a Vault token."""
 
 _NAME_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH
 _PATH_FLAGS = glob.IGNORECASE | glob.DOTGLOB | glob.GLOBSTAR
 
 
-class ToolFailure(Exception):
-    """A tool call that cannot be carried out (a refused path, a bad pattern …); its message is the
-    error result the advisor sees."""
+def deny_patterns(configured: Iterable[str] = ()) -> tuple[str, ...]:
+    """The patterns in force: the defaults, then each configured one they do not already hold (a
+    configured list adds to the defaults; it never removes one)."""
+    return tuple(dict.fromkeys((*DEFAULT_DENY, *configured)))
+
+
+def _matcher(patterns: list[str], translate: Callable[..., tuple[list[str], list[str]]],
+             flags: int) -> re.Pattern[str] | None:
+    """One regular expression for a list of globs (matched once per name, not once per glob)."""
+    if not patterns:
+        return None
+    included, _ = translate(patterns, flags=flags)
+    return re.compile("|".join(included))
 
 
 class Workspace:
     """A workspace root and its deny patterns."""
 
     def __init__(self, root: Path | str, deny: Iterable[str] = DEFAULT_DENY) -> None:
-        """Raises :class:`~advisor.errors.WorkspaceError` if ``root`` is not a directory."""
+        """Raises :class:`~advisor.errors.WorkspaceError` if ``root`` is not a directory. ``deny`` adds to
+        :data:`DEFAULT_DENY`."""
         real = Path(os.path.realpath(root))
         if not real.is_dir():
             raise WorkspaceError(f"the workspace {root} is not a directory")
         self.root = real
         """The resolved root."""
-        self.deny: tuple[str, ...] = tuple(deny)
+        self.deny: tuple[str, ...] = deny_patterns(deny)
         """The deny patterns in force."""
-        self._names = [p for p in self.deny if "/" not in p]
-        self._paths = [p for p in self.deny if "/" in p]
+        self._names = _matcher([p for p in self.deny if "/" not in p], fnmatch.translate, _NAME_FLAGS)
+        self._paths = _matcher([p for p in self.deny if "/" in p], glob.translate, _PATH_FLAGS)
+        self._links = LinkIndex(real, self.denied)
 
     def relative(self, path: Path) -> str:
         """``path`` (inside the workspace) relative to the root, POSIX style (``.`` for the root)."""
@@ -59,10 +84,14 @@ class Workspace:
         if relative in ("", "."):
             return False
         parts = PurePosixPath(relative).parts
-        if any(fnmatch.fnmatch(part, self._names, flags=_NAME_FLAGS) for part in parts):
-            return True
-        prefixes = ("/".join(parts[: i + 1]) for i in range(len(parts)))
-        return any(glob.globmatch(prefix, self._paths, flags=_PATH_FLAGS) for prefix in prefixes)
+        return any(self.denied_last("/".join(parts[: i + 1])) for i in range(len(parts)))
+
+    def denied_last(self, relative: str) -> bool:
+        """Whether a path is denied by its last segment or by its whole (its parents already allowed:
+        what a walk going down asks)."""
+        name = relative.rsplit("/", 1)[-1]
+        return bool((self._names is not None and self._names.match(name))
+                    or (self._paths is not None and "/" in relative and self._paths.match(relative)))
 
     def resolve(self, given: str) -> Path:
         """The real path for an argument the advisor gave; :class:`ToolFailure` if it leads outside
@@ -83,6 +112,16 @@ class Workspace:
             raise ToolFailure(f"Path is denied to the advisor by policy: {given}")
         return real
 
+    def read(self, path: Path | str, *, limit: int, shown: str) -> bytes:
+        """The bytes of a resolved path's file (at most ``limit``), read only when it is a regular file
+        whose every name is in the workspace and allowed; :class:`ToolFailure` naming ``shown`` else."""
+        return read_regular(path, limit=limit, links=self._links, shown=shown)
+
+    def every_name_allowed(self, info: os.stat_result) -> bool:
+        """Whether every name of a file (by its ``stat``) is in the workspace and allowed: always for a
+        file of one name, and for a hard-linked one when all its names are found so."""
+        return info.st_nlink <= 1 or self._links.proven(info)
+
     def inside(self, path: Path) -> bool:
         """Whether ``path`` resolves (symlinks followed) inside the workspace to a file not denied."""
         real = Path(os.path.realpath(path))
@@ -93,34 +132,3 @@ class Workspace:
 def _unresolved(real: Path, root: Path) -> bool:
     """Whether a realpath result still holds a symlink below ``root`` (it stopped at a loop)."""
     return any(part.is_symlink() for part in (real, *real.parents) if part.is_relative_to(root) and part != root)
-
-
-def deny_patterns(configured: Sequence[str] | None) -> tuple[str, ...]:
-    """The patterns in force: a configured list replaces the defaults (an empty list denies nothing)."""
-    return DEFAULT_DENY if configured is None else tuple(configured)
-
-
-def walk(workspace: Workspace, start: Path, limit: int) -> Iterator[tuple[Path, bool]]:
-    """``(path, is_dir)`` for everything under ``start``, top-down and sorted, not following
-    symlinked directories, skipping ``.git``, ``.gitignore``-d paths and denied ones; at most
-    ``limit`` entries."""
-    ignores = Ignores(workspace.root)
-    count = 0
-    for folder, dirs, files in os.walk(start):
-        here = Path(folder)
-        ignores.enter(here)
-        dirs[:] = sorted(d for d in dirs if d != ".git" and _visible(workspace, ignores, here / d, True))
-        entries = [(here / d, True) for d in dirs] + [(here / f, False) for f in sorted(files)
-                                                        if _visible(workspace, ignores, here / f, False)]
-        for entry in entries:
-            count += 1
-            if count > limit:
-                return
-            yield entry
-
-
-def _visible(workspace: Workspace, ignores: Ignores, path: Path, is_dir: bool) -> bool:
-    relative = workspace.relative(path)
-    if workspace.denied(relative) or ignores.ignored(path, is_dir):
-        return False
-    return not path.is_symlink() or workspace.inside(path)

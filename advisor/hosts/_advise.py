@@ -22,7 +22,7 @@ from advisor.consult import (
     investigation_tools,
     load_consult_settings,
 )
-from advisor.ledger import Ledger, redact
+from advisor.ledger import Ledger
 from advisor.models import load_model_config, make_model
 
 Trigger = Literal["manual", "completion"]
@@ -73,7 +73,7 @@ async def advise(ledger: Ledger, *, workspace: Path | None, trigger: Trigger, re
     spent = book.session_spend(ledger.session_id) if book is not None and ledger.session_id else None
     model = make_model(config)
     try:
-        investigation = Investigation(workspace, expand=ledger.expand, settings=settings, redact=redact)
+        investigation = Investigation(workspace, expand=ledger.expand, settings=settings)
         result = await consult(compiled.prompt, model, investigation=investigation, settings=settings,
                                prices=config.prices, executor_model=executor_model, spent=spent, log=False)
     finally:
@@ -81,6 +81,4 @@ async def advise(ledger: Ledger, *, workspace: Path | None, trigger: Trigger, re
     lineage = Lineage(requester=requester, root="main", trigger=trigger, consultation_id=call_id or result.id,
                       child_id="-", turn=1, outcome="delivered" if result.advice is not None else "failed")
     result = result.model_copy(update={"lineage": lineage})
-    if book is not None:
-        book.append(result)
-    return Advice(result)
+    return Advice(book.keep(result) if book is not None else result)

@@ -28,7 +28,7 @@ import json
 import re
 from typing import Any
 
-from obligations import redact
+from obligations import redact_value
 
 from ._text import clip
 
@@ -71,14 +71,19 @@ def _code_mode_command(text: str) -> str | None:
 def primary_argument(arguments: Any, cwd: str | None = None) -> str:
     """The argument that says what a call is about, on one line, at most 120 characters, redacted (a
     path under ``cwd`` relative to it)."""
+    return argument_of(redact_value(arguments), cwd)
+
+
+def argument_of(arguments: Any, cwd: str | None = None) -> str:
+    """:func:`primary_argument` of arguments already redacted (a :class:`~advisor.ledger.Ledger`'s)."""
     if not isinstance(arguments, dict):
         return ""
     for key in PRIMARY_KEYS:
         value = arguments.get(key)
         if isinstance(value, str) and value.strip():
-            return clip(redact(_relative(value, cwd) if key in _PATH_KEYS else value), ARGUMENT_LIMIT)
+            return clip(_relative(value, cwd) if key in _PATH_KEYS else value, ARGUMENT_LIMIT)
         if isinstance(value, list) and value and all(isinstance(part, str) for part in value):
-            return clip(redact(" ".join(value)), ARGUMENT_LIMIT)  # an argv (Codex's `shell`)
+            return clip(" ".join(value), ARGUMENT_LIMIT)  # an argv (Codex's `shell`)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return str(value)
     patch = _patch(arguments)
@@ -86,10 +91,10 @@ def primary_argument(arguments: Any, cwd: str | None = None) -> str:
         files = list(dict.fromkeys(name.strip() for name in _PATCH_FILE.findall(patch)))
         if files:
             more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
-            return clip(redact(files[0]), ARGUMENT_LIMIT) + more
+            return clip(files[0], ARGUMENT_LIMIT) + more
     for value in arguments.values():
         if isinstance(value, str) and value.strip():
-            return clip(redact(_code_mode_command(value) or value), ARGUMENT_LIMIT)
+            return clip(_code_mode_command(value) or value, ARGUMENT_LIMIT)
     return ""
 
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import re
 
-from obligations import ToolCompleted, ToolDispatched, redact
+from obligations import ToolCompleted, ToolDispatched, redact_event
 from shellparse import Policy
 
-from ._arguments import edit_shape, primary_argument
+from ._arguments import argument_of, edit_shape
 from ._evidence import FAILURE_SHOWN, check_evidence
 from ._text import SEPARATOR, clip, excerpt, expandable
 
@@ -87,11 +87,11 @@ def error_line(text: str) -> str:
     """The line that says what went wrong: among the first 60 lines the first that names what failed (an
     exception, a ``FAILED`` line, ``error:``), else the first that mentions an error or a failure (a
     runner's section banner is neither), else the first non-blank one (a host's ``Exit code N`` line is
-    never it), clipped, redacted."""
+    never it), clipped."""
     lines = [line for line in text.splitlines()[:60] if line.strip() and not _HOST_EXIT_LINE.match(line)]
     chosen = next((line for line in lines if _names_what(line)),
                   next((line for line in lines if _names_error(line)), lines[0] if lines else ""))
-    return clip(redact(chosen), ERROR_LINE_LIMIT) if chosen else ""
+    return clip(chosen, ERROR_LINE_LIMIT) if chosen else ""
 
 
 def error_offset(text: str) -> int | None:
@@ -105,8 +105,13 @@ def error_offset(text: str) -> int | None:
 
 
 def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
-    """The one-line card of a round."""
-    argument = primary_argument(call.arguments, call.cwd)
+    """The one-line card of a round, its events redacted first."""
+    return clean_card(handle, redact_event(call), None if result is None else redact_event(result), policy)
+
+
+def clean_card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
+    """:func:`card` of events already redacted (a :class:`~advisor.ledger.Ledger`'s)."""
+    argument = argument_of(call.arguments, call.cwd)
     shape = edit_shape(call.tool, call.arguments)
     fields = [f"#{handle} {call.tool}" if handle else call.tool]
     fields += [part for part in (argument, shape) if part]
@@ -127,9 +132,10 @@ def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None,
 
 
 def user_shell_card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None) -> str:
-    """``#id [user shell] <command> · exit <code|?>[ · <size>]``: a command the user ran themselves."""
+    """``#id [user shell] <command> · exit <code|?>[ · <size>]``: a command the user ran themselves (of
+    events already redacted)."""
     command = call.arguments.get("command", call.arguments.get("cmd", ""))
-    text = clip(redact(command if isinstance(command, str) else json.dumps(command)), 120)
+    text = clip(command if isinstance(command, str) else json.dumps(command), 120)
     head = f"#{handle} [user shell] {text}" if handle else f"[user shell] {text}"
     if result is None:
         return f"{head}{SEPARATOR}running"
@@ -147,17 +153,25 @@ def arguments_json(call: ToolDispatched) -> str:
 def verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, *, limit: int,
              policy: Policy = "seed", expand: bool = True) -> str:
     """A round in full (each part capped at ``limit`` around an expandable marker — naming
-    ``advisor_expand`` unless ``expand`` is false), redacted. A result that failed, or whose output
-    shows a failure, keeps the part around the line that names it; one that succeeded quietly is
-    capped at :data:`QUIET_RESULT_CHARS` (:data:`LOOKED_AT_CHARS` when it read the workspace)."""
+    ``advisor_expand`` unless ``expand`` is false), its events redacted first. A result that failed,
+    or whose output shows a failure, keeps the part around the line that names it; one that
+    succeeded quietly is capped at :data:`QUIET_RESULT_CHARS` (:data:`LOOKED_AT_CHARS` when it read
+    the workspace)."""
+    return clean_verbatim(handle, redact_event(call), None if result is None else redact_event(result),
+                          limit=limit, policy=policy, expand=expand)
+
+
+def clean_verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, *, limit: int,
+                   policy: Policy = "seed", expand: bool = True) -> str:
+    """:func:`verbatim` of events already redacted (a :class:`~advisor.ledger.Ledger`'s)."""
     head = f"#{handle} {call.tool}" if handle else call.tool
     hint = handle if expand else None
-    lines = [f"{head}({expandable(redact(arguments_json(call)), limit, hint)})"]
+    lines = [f"{head}({expandable(arguments_json(call), limit, hint)})"]
     if result is None:
         lines.append("→ running")
         return "\n".join(lines)
     word = "error" if failed(result) else "ok"
-    text = redact(result_text(result))
+    text = result_text(result)
     evidence = check_evidence(call, result, policy)
     if failed(result) or FAILURE_SHOWN in evidence:
         shown = excerpt(text, limit, hint, error_offset(text))

@@ -11,7 +11,7 @@ question, the open obligations — lives in the last message only.
 Executor activity is data, inside user turns; the advisor's own past advice is the only
 assistant turn. The session's sub-agents are not shown (their delegation call's card and
 result are), entries the host kept out of the agent's context are withheld, and everything
-shown is redacted.
+shown is redacted: each event as it is taken, before anything is derived from it or cut.
 """
 
 from __future__ import annotations
@@ -41,12 +41,13 @@ from obligations import (
     UserMessage,
     is_advisor_tool,
     redact,
+    redact_event,
 )
 from obligations.sources import host_tools
 from shellparse import Policy
 
 from ._agent import SessionAgent
-from ._cards import card, user_shell_card
+from ._cards import clean_card, user_shell_card
 from ._catalogue import catalogue_message, tool_lines
 from ._compaction import restart
 from ._evidence import witnessed_keys
@@ -159,7 +160,10 @@ class Ledger:
         return self
 
     def add(self, event: Event) -> None:
-        """Take one event."""
+        """Take one event: redacted first (:func:`obligations.redact_event`), so that everything the
+        ledger derives from it — cards, check evidence, obligations, excerpts, expanded text — is cut
+        from clean text, and no cut leaves half a secret to go unrecognised."""
+        event = redact_event(event)
         self.events += 1
         ending = self._tracker.open_items(event.agent_id) if isinstance(event, UserMessage) and not event.goal else []
         tick = self._tracker.handle(event)
@@ -220,7 +224,7 @@ class Ledger:
 
     def _executor_text(self, step: _Step, limit: int | None = None) -> str:
         limit = self.settings.executor_max_chars if limit is None else limit
-        return "[executor] " + self._clipped(redact(step.event.text.strip()), limit, step.handle)
+        return "[executor] " + self._clipped(step.event.text.strip(), limit, step.handle)
 
     def _dispatched(self, event: ToolDispatched) -> None:
         if event.excluded:
@@ -240,12 +244,12 @@ class Ledger:
         for key in ("prompt", "question"):
             asked = event.arguments.get(key)
             if isinstance(asked, str) and asked.strip():
-                return self._clipped(redact(asked.strip()), limit, None)
+                return self._clipped(asked.strip(), limit, None)
         step = self._step
         if step is None or not step.event.text.strip():
             return ""
         step.asks = True
-        return self._clipped(redact(step.event.text.strip()), limit, step.handle)
+        return self._clipped(step.event.text.strip(), limit, step.handle)
 
     def _completed(self, event: ToolCompleted, tick: int) -> None:
         if event.call_id in self._excluded:
@@ -254,7 +258,7 @@ class Ledger:
         if event.call_id in self._asked:
             question = self._asked.pop(event.call_id)
             usable = not event.is_error and event.error_code is None and bool((event.output or "").strip())
-            self._close(question or None, redact(event.output.strip()) if usable and event.output else None)
+            self._close(question or None, event.output.strip() if usable and event.output else None)
             return
         call = self._pending.pop(event.call_id, None)
         if call is None:
@@ -267,7 +271,7 @@ class Ledger:
         if call.user_shell:
             self._block("user-shell", user_shell_card(handle, call, event), handle)
         else:
-            self._block("round", card(handle, call, event, self.policy), handle, Round(call, event))
+            self._block("round", clean_card(handle, call, event, self.policy), handle, Round(call, event))
 
     def _close(self, question: str | None, advice: str | None, review: bool = False) -> None:
         self._closed.append(Segment(self._open, question, advice, review, self.events))
@@ -276,7 +280,7 @@ class Ledger:
 
     def _user(self, event: UserMessage) -> None:
         handle = self._handle_of(event)
-        text = "[user] " + self._clipped(redact(event.text), self.settings.user_message_max_chars, handle)
+        text = "[user] " + self._clipped(event.text, self.settings.user_message_max_chars, handle)
         if event.images:
             text += "\n" + PASTED.format(n=event.images)
         self._block("user", text, handle)
@@ -286,7 +290,7 @@ class Ledger:
         if event.summary.strip():
             handle = self._handle_of(event)
             label = summary_label(event.kind, self.host)
-            text = self._clipped(redact(event.summary.strip()), self.settings.summary_max_chars, handle)
+            text = self._clipped(event.summary.strip(), self.settings.summary_max_chars, handle)
             summary = Block("summary", f"{label}\n{text}", handle, None, self.events)
         if event.kind == "branch":
             if summary is not None:
@@ -306,16 +310,16 @@ class Ledger:
         text = event.text.strip()
         reviewed = advice_in_feedback(text) if event.kind == "hook-feedback" else None
         if event.kind == "extension" and event.name == REVIEW_EXTENSION:
-            self._close(None, redact(text) if text else None, review=True)
+            self._close(None, text or None, review=True)
         elif reviewed is not None:
-            self._close(None, redact(reviewed), review=True)
+            self._close(None, reviewed, review=True)
         elif event.kind == "hook-feedback" and text:
             handle = self._handle_of(event)
-            preview = self._clipped(redact(text), self.settings.custom_preview_chars, handle)
+            preview = self._clipped(text, self.settings.custom_preview_chars, handle)
             self._block("host", f"[host: hook feedback, not the user's words] {preview}", handle)
         elif event.kind == "extension" and text and not event.hidden:
             handle = self._handle_of(event)
-            preview = clip(redact(text), self.settings.custom_preview_chars)
+            preview = clip(text, self.settings.custom_preview_chars)
             self._block("host", f"[extension message: {event.name or 'unnamed'}] {preview}", handle)
 
     def _restate(self) -> list[str]:
@@ -333,14 +337,14 @@ class Ledger:
         if source is None or not isinstance(source.event, UserMessage):
             return block.text
         event = source.event
-        text = "[user] " + self._clipped(redact(event.text), limit, block.handle)
+        text = "[user] " + self._clipped(event.text, limit, block.handle)
         return text + ("\n" + PASTED.format(n=event.images) if event.images else "")
 
     def _catalogued(self, event: ToolCatalogue) -> None:
         new = [tool for tool in event.tools if tool.name not in self._declared]
         self._declared.update(tool.name for tool in new)
         if new:
-            self._block("tools", TOOLS_DECLARED + "\n" + redact("\n".join(tool_lines(new))))
+            self._block("tools", TOOLS_DECLARED + "\n" + "\n".join(tool_lines(new)))
 
     # -- reading ---------------------------------------------------------------------------------
 

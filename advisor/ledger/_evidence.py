@@ -19,7 +19,7 @@ A command with several checks lists each (at most three, then how many more).
 from __future__ import annotations
 
 import shellparse
-from obligations import ToolCompleted, ToolDispatched, redact, shell_command
+from obligations import ToolCompleted, ToolDispatched, shell_command
 from shellparse import Check, Policy
 
 from ._text import SEPARATOR, clip
@@ -64,7 +64,8 @@ def witnessed_keys(call: ToolDispatched, result: ToolCompleted, policy: Policy =
 
 
 def check_evidence(call: ToolDispatched, result: ToolCompleted, policy: Policy = "seed") -> str:
-    """The card fields for a shell call that ran one or more checks (``""`` for any other call)."""
+    """The card fields for a shell call that ran one or more checks (``""`` for any other call), of
+    events already redacted: the command's spans and the failure line are cut from clean text."""
     found = shell_command(call.tool, call.arguments, call.shell)
     if found is None:
         return ""
@@ -85,4 +86,4 @@ def check_evidence(call: ToolDispatched, result: ToolCompleted, policy: Policy =
                         if (evidence := shellparse.failure_evidence(family, result.output)) is not None), None)
         if failure is not None:
             parts.append(f"{FAILURE_SHOWN}: {clip(failure, 80)}")
-    return redact(SEPARATOR.join(parts))
+    return SEPARATOR.join(parts)

@@ -1,10 +1,11 @@
-"""What ``advisor_expand`` returns for a card id: the entry behind it in full, redacted."""
+"""What ``advisor_expand`` returns for a card id: the entry behind it in full (the ledger keeps its
+events redacted)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from obligations import AssistantMessage, Compaction, Event, ToolCompleted, ToolDispatched, UserMessage, redact
+from obligations import AssistantMessage, Compaction, Event, ToolCompleted, ToolDispatched, UserMessage
 
 from ._cards import arguments_json, result_text, status
 
@@ -31,7 +32,7 @@ def _round(call: ToolDispatched, result: ToolCompleted | None) -> str:
 
 
 def full_text(source: Source) -> str:
-    """The verbatim text behind a block, redacted."""
+    """The verbatim text behind a block (of events already redacted)."""
     event = source.event
     if isinstance(event, ToolDispatched):
         text = _round(event, source.result)
@@ -43,4 +44,4 @@ def full_text(source: Source) -> str:
         text = event.summary
     else:
         text = str(getattr(event, "text", ""))
-    return redact(text)
+    return text

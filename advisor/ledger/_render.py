@@ -24,10 +24,9 @@ from dataclasses import dataclass, field
 
 from advisor.consult import PromptMessage
 from advisor.models import AssistantMessage, UserMessage
-from obligations import redact
 from shellparse import Policy
 
-from ._cards import verbatim
+from ._cards import clean_verbatim
 from ._log import JOIN, Block, Log, join_blocks
 from ._text import expandable
 from ._wording import (
@@ -103,8 +102,8 @@ def _tail_parts(draft: Draft, cap: int) -> list[str]:
     parts = []
     for block in draft.open.blocks[draft.tail_start:]:
         if block.round is not None and block.kind == "round":
-            parts.append(verbatim(block.handle, block.round.call, block.round.result, limit=cap, policy=draft.policy,
-                                  expand=draft.investigation))
+            parts.append(clean_verbatim(block.handle, block.round.call, block.round.result, limit=cap,
+                                        policy=draft.policy, expand=draft.investigation))
         else:
             parts.append(block.text)
     return parts
@@ -114,7 +113,7 @@ def last_text(draft: Draft, log_text: str, cap: int) -> str:
     """The last user message: the open segment's log, the verbatim tail, the triggering reasoning,
     the question, the open obligations, and the closing instruction."""
     tail = _tail_parts(draft, cap)
-    running = [verbatim(b.handle, b.round.call, None, limit=cap, expand=draft.investigation)
+    running = [clean_verbatim(b.handle, b.round.call, None, limit=cap, expand=draft.investigation)
                for b in draft.running if b.round is not None]
     log_parts = [log_text] if log_text else []
     if tail or running:
@@ -126,7 +125,7 @@ def last_text(draft: Draft, log_text: str, cap: int) -> str:
         parts.append(f"{TAIL_HEADER}\n" + JOIN.join(tail + running))
     if draft.reasoning is not None:
         text, handle = draft.reasoning
-        parts.append(THINKING + expandable(redact(text), cap, handle if draft.investigation else None))
+        parts.append(THINKING + expandable(text, cap, handle if draft.investigation else None))
     if draft.question:
         parts.append(f"{QUESTION}{draft.question}")
     parts.append(draft.closing)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from advisor.models._anthropic_wire import STOP_REASONS, content, messages_params, messages_usage
-from advisor.models._failures import model_error
+from advisor.models._failures import UNREADABLE, model_error, unreadable
 from advisor.models._messages import ModelRequest, ModelResponse
 from advisor.models._sdk import SdkModel
 
@@ -44,9 +44,11 @@ class AnthropicModel(SdkModel["anthropic.AsyncAnthropic"]):
                     message = await stream.get_final_message()
                     return self._parsed(message, stream.request_id)
             message = await self._client.messages.create(**params, timeout=self._timeout)
+            return self._parsed(message, message._request_id)
         except (anthropic.AnthropicError, httpx2.TransportError) as error:
             raise model_error(error, provider="anthropic", url=self.url) from error
-        return self._parsed(message, message._request_id)
+        except UNREADABLE as error:
+            raise unreadable(error, provider="anthropic", url=self.url) from error
 
     def _parsed(self, message: Any, request_id: str | None) -> ModelResponse:
         text, reasoning, calls, replay = content(message.content)

@@ -6,7 +6,8 @@ neutral                     Anthropic Messages
 system prompt               ``system`` text block with ``cache_control`` (caches tools + system)
 user / assistant            ``user`` / ``assistant`` turns of content blocks; consecutive turns of
                             one role merged (Anthropic requires alternation)
-tool result                 a ``tool_result`` block (``is_error``) in the next ``user`` turn
+tool result                 a ``tool_result`` block (``is_error``) in the next ``user`` turn; an
+                            image it holds is an ``image`` block (base64) inside it
 tool call                   a ``tool_use`` block (``input`` is an object)
 stable prefix               ``cache_control`` on the last block of its last message; during an
                             investigation also on the last block, so each round reuses the last
@@ -47,8 +48,13 @@ _EPHEMERAL = {"type": "ephemeral"}
 
 def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
     if isinstance(message, ToolMessage):
-        return "user", [{"type": "tool_result", "tool_use_id": message.tool_call_id,
-                         "content": message.text or "(no output)", "is_error": message.is_error}]
+        content: str | list[dict[str, Any]] = message.text or "(no output)"
+        if message.images:
+            content = [{"type": "text", "text": content}, *(
+                {"type": "image", "source": {"type": "base64", "media_type": image.media_type, "data": image.data}}
+                for image in message.images)]
+        return "user", [{"type": "tool_result", "tool_use_id": message.tool_call_id, "content": content,
+                         "is_error": message.is_error}]
     blocks: list[dict[str, Any]] = [{"type": "text", "text": part.text} for part in message.content if part.text]
     if isinstance(message, AssistantMessage):
         blocks = [dict(block) for block in message.replay] + blocks

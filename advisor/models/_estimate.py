@@ -7,6 +7,9 @@ import json
 from advisor.models._messages import AssistantMessage, ModelRequest, ToolMessage, UserMessage
 
 CHARS_PER_TOKEN = 4
+IMAGE_TOKENS = 1_600
+"""What an image is counted as: about what a provider bills for one at the largest size it keeps
+(Anthropic: width × height / 750, scaled to at most 1.15 megapixels)."""
 
 
 def estimate_tokens(request: ModelRequest) -> int:
@@ -21,6 +24,8 @@ def estimate_tokens(request: ModelRequest) -> int:
 
 def _message_chars(message: UserMessage | AssistantMessage | ToolMessage) -> int:
     chars = len(message.text)
+    if isinstance(message, ToolMessage):
+        chars += len(message.images) * IMAGE_TOKENS * CHARS_PER_TOKEN
     if isinstance(message, AssistantMessage):
         for call in message.tool_calls:
             chars += len(call.name) + len(json.dumps(call.arguments, separators=(",", ":")))

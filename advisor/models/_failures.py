@@ -6,7 +6,9 @@ failure                                            raised as
 no connection, timeout, connection dropped          ``ModelUnavailable``
 HTTP 408, 409, 429, 5xx (after the SDK's retries)   ``ModelUnavailable``
 any other HTTP 4xx (key, permission, bad request)   ``ModelRefused``
-an answer the SDK cannot read                       ``ModelUnavailable``
+an answer the SDK or the adapter cannot read        ``ModelUnavailable``
+(HTML from a proxy, ``[]``, broken JSON, another
+shape, a stream of no events)
 =================================================  ==============================
 """
 
@@ -17,6 +19,9 @@ from typing import Any
 from advisor.errors import ModelError, ModelRefused, ModelUnavailable
 
 _TRANSIENT = frozenset({408, 409, 429})
+UNREADABLE = (ValueError, TypeError, AttributeError, KeyError, IndexError, AssertionError)
+"""What reading an answer of the wrong shape raises in an SDK or an adapter (JSON and validation errors
+are ``ValueError``s)."""
 
 
 def _provider_message(error: BaseException) -> str:
@@ -32,6 +37,8 @@ def model_error(error: BaseException, *, provider: str, url: str) -> ModelError:
     """The advisor error for an SDK or transport exception raised while calling ``url``."""
     status = getattr(error, "status_code", None)
     message = _provider_message(error)
+    if isinstance(status, int) and 200 <= status < 300:
+        return unreadable(error, provider=provider, url=url)
     if isinstance(status, int):
         if status in _TRANSIENT or status >= 500:
             return ModelUnavailable(f"{provider} at {url} answered HTTP {status} (after retries): {message}")
@@ -39,3 +46,12 @@ def model_error(error: BaseException, *, provider: str, url: str) -> ModelError:
     if "timeout" in type(error).__name__.lower() or "timed out" in message.lower():
         return ModelUnavailable(f"{provider} at {url} timed out: {message}")
     return ModelUnavailable(f"cannot reach {provider} at {url}: {message}")
+
+
+def unreadable(error: BaseException | str, *, provider: str, url: str) -> ModelUnavailable:
+    """The error for an answer that came (HTTP 200, as a proxy's error page does) but is not one: one line,
+    naming what was wrong with it."""
+    detail = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
+    line = " ".join(detail.split())
+    return ModelUnavailable(f"{provider} at {url} answered with something that is not an answer "
+                            f"({line[:200]}{'…' if len(line) > 200 else ''})")

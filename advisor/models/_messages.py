@@ -32,6 +32,26 @@ class TextPart(Frozen):
     """The text."""
 
 
+ImageType = Literal["image/png", "image/jpeg", "image/gif", "image/webp"]
+"""The image formats every provider the advisor speaks takes."""
+
+
+class ImagePart(Frozen):
+    """An image in a tool's result: a workspace image the advisor read, for a model that sees images."""
+
+    type: Literal["image"] = "image"
+    media_type: ImageType
+    """Its format."""
+    data: str = ""
+    """Its bytes, base64 (empty in the consultation log, where ``sha256`` and ``size`` say which it was)."""
+    size: int = Field(ge=0)
+    """Its size in bytes."""
+    sha256: str
+    """The SHA-256 of its bytes."""
+    path: str = ""
+    """The workspace path it was read from."""
+
+
 def _as_parts(value: Any) -> Any:
     return (TextPart(text=value),) if isinstance(value, str) else value
 
@@ -99,22 +119,27 @@ class ToolMessage(Frozen):
     """The id of the call this answers."""
     name: str
     """The tool's name."""
-    content: tuple[TextPart, ...]
-    """The result text; a plain string is taken as one part."""
+    content: tuple[Annotated[TextPart | ImagePart, Field(discriminator="type")], ...]
+    """The result text (a plain string is taken as one part), and the images it holds."""
     is_error: bool = False
     """Whether the call failed (Anthropic's ``is_error``; OpenAI has no flag, the text says it)."""
 
     _parts = field_validator("content", mode="before")(_as_parts)
 
-    def __init__(self, *, tool_call_id: str, name: str, content: str | Sequence[TextPart], is_error: bool = False,
-                 **data: Any) -> None:
+    def __init__(self, *, tool_call_id: str, name: str, content: str | Sequence[TextPart | ImagePart],
+                 is_error: bool = False, **data: Any) -> None:
         super().__init__(**{"tool_call_id": tool_call_id, "name": name, "content": content, "is_error": is_error,
                             **data})
 
     @property
     def text(self) -> str:
-        """All parts' text, joined."""
-        return "".join(part.text for part in self.content)
+        """All text parts, joined."""
+        return "".join(part.text for part in self.content if isinstance(part, TextPart))
+
+    @property
+    def images(self) -> tuple[ImagePart, ...]:
+        """The images it holds."""
+        return tuple(part for part in self.content if isinstance(part, ImagePart))
 
 
 Message = Annotated[UserMessage | AssistantMessage | ToolMessage, Field(discriminator="role")]

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from advisor.errors import ModelUnavailable
-from advisor.models._failures import model_error
+from advisor.models._failures import UNREADABLE, model_error, unreadable
 from advisor.models._messages import ModelRequest, ModelResponse, ToolCall
 from advisor.models._openai_wire import STOP_REASONS, chat_params, chat_usage, reasoning_text, tool_call
 from advisor.models._sdk import SdkModel
@@ -44,13 +43,15 @@ class OpenAIChatModel(SdkModel["openai.AsyncOpenAI"]):
             if self.config.stream:
                 return await self._streamed(params)
             completion = await self._client.chat.completions.create(**params, timeout=self._timeout)
+            return self._parsed(completion)
         except (openai.OpenAIError, httpx2.TransportError) as error:
             raise model_error(error, provider="openai", url=self.url) from error
-        return self._parsed(completion)
+        except UNREADABLE as error:
+            raise unreadable(error, provider="openai", url=self.url) from error
 
     def _parsed(self, completion: Any) -> ModelResponse:
         if not completion.choices:
-            raise ModelUnavailable(f"openai at {self.url} answered with no choices")
+            raise unreadable("no choices", provider="openai", url=self.url)
         choice = completion.choices[0]
         message = choice.message
         calls = tuple(tool_call(c.id, c.function.name, c.function.arguments)
@@ -70,8 +71,10 @@ class OpenAIChatModel(SdkModel["openai.AsyncOpenAI"]):
         finish: str | None = None
         usage: Any = None
         model = self.model
+        chunks = 0
         async with stream:
             async for chunk in stream:
+                chunks += 1
                 model = chunk.model or model
                 usage = chunk.usage or usage
                 for choice in chunk.choices or ():
@@ -85,6 +88,8 @@ class OpenAIChatModel(SdkModel["openai.AsyncOpenAI"]):
                             slot["name"] = part.function.name or slot["name"]
                             slot["arguments"] += part.function.arguments or ""
                     finish = choice.finish_reason or finish
+        if not chunks:
+            raise unreadable("a stream of no chunks", provider="openai", url=self.url)
         tools: tuple[ToolCall, ...] = tuple(tool_call(c["id"], c["name"], c["arguments"])
                                             for _, c in sorted(calls.items()))
         return ModelResponse(text="".join(text), reasoning="".join(thinking) or None, tool_calls=tools,

@@ -6,6 +6,8 @@ neutral                     chat completions
 system prompt               a leading ``system`` message
 user / assistant / tool     ``user``, ``assistant`` (``tool_calls`` with JSON-string arguments),
                             ``tool`` (``tool_call_id``; OpenAI has no error flag, the text says it)
+images in tool results      a ``tool`` message holds text only: the images follow the results as a
+                            ``user`` message of ``image_url`` parts (data URLs), each named
 tools                       ``{"type": "function", "function": {name, description, parameters}}``
 max_output_tokens           ``max_completion_tokens``
 reasoning effort            ``reasoning_effort``
@@ -28,6 +30,7 @@ from advisor.models._arguments import parse_arguments
 from advisor.models._config import ModelConfig
 from advisor.models._messages import (
     AssistantMessage,
+    ImagePart,
     Message,
     ModelRequest,
     StopReason,
@@ -56,10 +59,28 @@ def chat_message(message: Message) -> dict[str, Any]:
     return {"role": "user", "content": message.text}
 
 
+def _images_message(images: list[ImagePart]) -> dict[str, Any]:
+    """The images the tool results just before held, as one user message (a tool message holds text only)."""
+    parts: list[dict[str, Any]] = []
+    for image in images:
+        parts.append({"type": "text", "text": f"The image read from {image.path or 'the workspace'}:"})
+        parts.append({"type": "image_url", "image_url": {"url": f"data:{image.media_type};base64,{image.data}"}})
+    return {"role": "user", "content": parts}
+
+
 def chat_params(request: ModelRequest, config: ModelConfig) -> dict[str, Any]:
     """The ``chat.completions.create`` parameters for ``request``."""
     messages = [{"role": "system", "content": request.system}] if request.system else []
-    messages.extend(chat_message(message) for message in request.messages)
+    images: list[ImagePart] = []
+    for message in request.messages:
+        if images and not isinstance(message, ToolMessage):
+            messages.append(_images_message(images))
+            images = []
+        messages.append(chat_message(message))
+        if isinstance(message, ToolMessage):
+            images.extend(message.images)
+    if images:
+        messages.append(_images_message(images))
     params: dict[str, Any] = {"model": config.model, "messages": messages,
                               "max_completion_tokens": request.max_output_tokens or config.max_output_tokens}
     if request.tools:

@@ -50,6 +50,7 @@ from obligations import (
     Tracker,
     TrackerConfig,
     UserMessage,
+    redact_value,
 )
 
 Planned = TurnPlan | AdvisorReport | None
@@ -181,7 +182,7 @@ class AdvisorHost:
             if not goal:
                 activity.new_task(tick)
                 state.reviewed.pop(agent_id, None)
-            activity.entries.append(Activity(tick, "user", text=text))
+            activity.entries.append(Activity(tick, "user", text=state.redact(text)))
 
     def on_assistant_message(self, agent_id: str, text: str = "") -> None:
         """The agent spoke (one message is one of its turns)."""
@@ -191,7 +192,7 @@ class AdvisorHost:
             if record.role == "advisor":
                 return
             tick = state.tracker.handle(AssistantMessage(agent_id=agent_id, text=text))
-            state.agent_activity(agent_id).entries.append(Activity(tick, "assistant", text=text))
+            state.agent_activity(agent_id).entries.append(Activity(tick, "assistant", text=state.redact(text)))
             if len(text) >= 80 or any(word in text.lower() for word in _MATERIAL_WORDS):
                 state.material[agent_id] = tick
 
@@ -214,7 +215,8 @@ class AdvisorHost:
                     return ToolAdmission(allowed=False, reason=refusal)
             tick = state.tracker.handle(event)
             activity = state.agent_activity(agent_id)
-            row = Activity(tick, "tool", call_id=call_id, tool=tool, arguments=arguments, shell=shell)
+            row = Activity(tick, "tool", call_id=call_id, tool=tool, arguments=redact_value(arguments, state.redact),
+                           shell=shell)
             activity.entries.append(row)
             activity.calls[call_id] = row
         return ToolAdmission(allowed=True)
@@ -238,8 +240,9 @@ class AdvisorHost:
             if row is None:
                 return
             row.completed, row.exit_code, row.is_error = tick, exit_code, is_error
-            row.error_code, row.error_message = error_code, error_message
-            keep_output(row, output)
+            row.error_code = error_code
+            row.error_message = state.redact(error_message) if error_message else error_message
+            keep_output(row, state.redact(output) if output else output)
 
     def _mutates(self, tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None) -> bool:
         config = self._state.tracker_config

@@ -8,8 +8,10 @@ related to the trigger, then at most 3 unrelated failures and 1 success) with
 the open obligations; ``tool_activity`` (the canonical tool-result store — other rows refer to
 it by ``call_id``); changed paths derived from retained activity; ``prior_advice``; and the
 ``recent_tail`` of user and assistant framing. Every string passes the shared redactor before it
-is cut to its budget. The consult tool's own calls are left out: the current consultation is
-pending by construction. Activity before the task's start is never included.
+is cut to its budget (the host keeps each agent's activity redacted as it records it, so the
+outputs it keeps the head and tail of, and the checks read from its commands, are clean too).
+The consult tool's own calls are left out: the current consultation is pending by construction.
+Activity before the task's start is never included.
 """
 
 from __future__ import annotations
@@ -81,10 +83,15 @@ class Redactor:
     """The shared redactor, then a byte budget (redaction first, so no cut exposes a secret)."""
 
     def __init__(self, redact: Callable[[str], str]) -> None:
-        self._redact = redact
+        self.redact = redact
+        """The redactor itself (for what is compared, not shown)."""
 
     def __call__(self, text: str, limit: int) -> str:
-        return truncate_utf8(self._redact(text), limit)
+        return truncate_utf8(self.redact(text), limit)
+
+    def tail(self, text: str, chars: int, limit: int) -> str:
+        """The last ``chars`` characters of ``text`` redacted (redacted whole, then cut), in ``limit`` bytes."""
+        return truncate_utf8(self.redact(text)[-chars:], limit)
 
 
 def _row(c: Classified, clean: Redactor) -> dict[str, Any]:
@@ -94,7 +101,7 @@ def _row(c: Classified, clean: Redactor) -> dict[str, Any]:
                             "outcome": c.outcome, "exit_code": row.exit_code}
     if c.outcome != "success":
         detail = row.error_message or (row.tail or row.head)
-        line["result"] = clean(detail[-2000:], TEXT_BYTES["summary"])
+        line["result"] = clean.tail(detail, 2000, TEXT_BYTES["summary"])
     if c.fingerprint:
         line["fingerprint"] = c.fingerprint
     return line
@@ -121,10 +128,12 @@ def build_packet(data: PacketInput, redact: Callable[[str], str] | None = None) 
              if a.kind == "tool" and a.completed is not None and (a.tool or "").lower() not in TRANSPORT_TOOLS
              and (data.since is None or a.seq > data.since)]
     trigger = data.trigger
+    # The rows' checks are read from redacted commands: the trigger's key is compared (and shown) so too.
+    trigger_key = clean.redact(trigger.validation_key) if trigger.validation_key is not None else None
 
     def related(c: Classified) -> bool:
         return (trigger.fingerprint is not None and c.fingerprint == trigger.fingerprint) or \
-            (trigger.validation_key is not None and c.validation_key == trigger.validation_key)
+            (trigger_key is not None and c.validation_key == trigger_key)
 
     failures = [c for c in calls if c.outcome in ("validation-failure", "unknown-failure")]
     attempts = [c for c in failures if related(c)] if trigger.fingerprint or trigger.validation_key else failures
@@ -140,7 +149,7 @@ def build_packet(data: PacketInput, redact: Callable[[str], str] | None = None) 
         "requester": {k: clean(v, TEXT_BYTES["label"]) if isinstance(v, str) else v
                       for k, v in data.requester.items()},
         "trigger": {"kind": trigger.kind, "fingerprint": trigger.fingerprint,
-                    "validation_key": trigger.validation_key,
+                    "validation_key": trigger_key,
                     "reason": clean(trigger.reason, TEXT_BYTES["reason"]) if trigger.reason else None},
         "question": clean(data.question, TEXT_BYTES["question"]),
         "objective": clean(data.objective, TEXT_BYTES["objective"]) if data.objective else None,

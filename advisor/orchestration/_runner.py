@@ -464,9 +464,7 @@ class Runner:
         logged = consultation.model_copy(update={"lineage": lineage,
                                                  "severity": verdict.severity if verdict is not None else None})
         plan.record.log_ids.append(logged.id)
-        if self.state.log is not None:
-            self.state.log.append(logged)
-        return logged
+        return self.state.log.keep(logged) if self.state.log is not None else logged
 
     def _route_background(self, plan: TurnPlan, report: AdvisorReport) -> None:
         """A background result goes to its requester's next step (or the note queue)."""

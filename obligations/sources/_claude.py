@@ -9,10 +9,13 @@ How host facts are mapped:
   set it); an entry holding tool results is never a ``UserMessage``. A Stop or SubagentStop
   hook's block is recorded as a user entry ``"Stop hook feedback:\n<reason>"`` (``isMeta``,
   ``rowSource: "hook"`` in 2.1.x; older versions wrote it without ``isMeta``): it is a
-  ``HostMessage`` of kind ``hook-feedback``, which starts no task. Nor are other meta entries,
-  slash commands and their echoed output (``<command-name>``, ``<local-command-stdout>`` …), or
-  interruption markers user messages: when in doubt an entry does not start a new task, because
-  a false task boundary would drop open obligations. The user's ``!`` shell (``<bash-input>``)
+  ``HostMessage`` of kind ``hook-feedback``, which starts no task. A slash command
+  (``<command-name>/x</command-name><command-args>…</command-args>``) is the user's words — the
+  command and its arguments as typed, ``/x …``, a ``UserMessage`` — unless it manages the session
+  (``/compact``, ``/clear``, ``/model`` …). Other meta entries (a command's expanded prompt), the
+  commands' echoed output (``<local-command-stdout>`` …) and interruption markers are no user
+  messages: when in doubt an entry does not start a new task, because a false task boundary would
+  drop open obligations. The user's ``!`` shell (``<bash-input>``)
   is a ``Bash`` call of its own, without an exit code.
 - Compaction: a ``compact_boundary`` system entry and the ``isCompactSummary`` entry after it
   are one ``Compaction`` carrying the summary text.
@@ -91,11 +94,25 @@ _BASH_OUTPUT = re.compile(r"<(bash-stdout|bash-stderr)>(.*?)</\1>", re.S)
 _INTERRUPTION = "[Request interrupted by user"
 _SESSION_COMMANDS = re.compile(
     r"^/(?:compact|context|cost|status|model|config|help|memory|permissions|doctor|resume|rewind|export|hooks"
-    r"|agents|mcp|ide|statusline|usage|todos|bashes|release-notes|output-style|privacy-settings|vim)(?:\s.*)?$",
-    re.S)
-"""Claude Code's own commands typed as a prompt (``/compact``): they manage the session, they are no
-new task (a false task boundary would drop open obligations)."""
+    r"|agents|mcp|ide|statusline|usage|todos|bashes|release-notes|output-style|privacy-settings|vim|clear|exit"
+    r"|login|logout|add-dir|upgrade|terminal-setup|theme|plugin)(?:\s.*)?$", re.S)
+"""Claude Code's own commands typed as a prompt (``/compact``), or entered as slash commands: they manage
+the session, they are no new task (a false task boundary would drop open obligations)."""
+_COMMAND = re.compile(r"<command-name>\s*(/[^<\s]+)\s*</command-name>")
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 _HOOK_FEEDBACK = re.compile(r"^(?:Subagent)?Stop hook feedback:\n")
+
+
+def _slash_command(text: str) -> str | None:
+    """The user's words in a slash-command entry (``<command-name>/x</command-name>`` and its
+    ``<command-args>``): the command and its arguments, as typed (``None``: not a command, or one that
+    manages the session)."""
+    name = _COMMAND.search(text)
+    if name is None:
+        return None
+    arguments = _COMMAND_ARGS.search(text)
+    typed = f"{name.group(1)} {arguments.group(1).strip() if arguments else ''}".strip()
+    return None if _SESSION_COMMANDS.match(typed) else typed
 
 
 @record
@@ -223,7 +240,10 @@ class ClaudeReader:
             return self._user_shell(shell.group(1), entry, agent)
         if text.startswith(("<bash-stdout>", "<bash-stderr>")):
             return self._user_shell_output(text, agent)
-        if _WRAPPED.match(text) or _SESSION_COMMANDS.match(text):
+        if _WRAPPED.match(text):
+            command = _slash_command(text)
+            return [UserMessage(text=command, images=images, **base)] if command is not None else []
+        if _SESSION_COMMANDS.match(text):
             return []
         return [UserMessage(text=text, images=images, **base)]
 

@@ -95,7 +95,7 @@ def test_advisor_reads_this_sessions_ledger_redacted(sessions: Sessions) -> None
     sent = json.dumps(sessions.advisor_requests[0].body)
     assert "1 failed: sum(2, 3) is -1" in sent and "Verification obligations witness records as open" in sent
     assert "Is the failing test dealt with?" in sent and "mcp__witness__obligations" in sent
-    assert SECRET not in sent and "[REDACTED:openai-key]" in sent
+    assert SECRET not in sent and "[REDACTED:sk-api-key]" in sent
 
 
 def test_mcp_advice_is_a_past_consultation_in_the_next_ledger(sessions: Sessions) -> None:

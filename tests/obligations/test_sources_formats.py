@@ -149,6 +149,26 @@ def test_claude_user_messages_are_only_the_users_words(tmp_path: Path) -> None:
     assert transcript.report.tool_calls == 2
 
 
+def test_claude_slash_commands_are_the_users_words_unless_they_manage_the_session(tmp_path: Path) -> None:
+    """A slash command with its arguments is a user message, as typed (`/x args`), and starts a task; its
+    expanded prompt (meta) and its echoed output are not; `/clear`, `/compact`, `/model` manage the session."""
+    path = write_jsonl(tmp_path / "s.jsonl", [
+        claude("user", "<command-message>init-app</command-message>\n<command-name>/init-app</command-name>\n"
+                       "<command-args>create TODO app by Next.js</command-args>"),
+        claude("user", [{"type": "text", "text": "# Init app\nScaffold the project the user names."}], isMeta=True),
+        bash("t1", "npm test"), result("t1", "Exit code 1\n1 failed", True),
+        claude("user", "<command-name>/review</command-name>\n            <command-message>review</command-message>\n"
+                       "            <command-args></command-args>"),
+        claude("user", "<command-name>/clear</command-name>\n<command-message>clear</command-message>\n"
+                       "<command-args></command-args>"),
+        claude("user", "<command-name>/model</command-name>\n<command-args>opus</command-args>"),
+        claude("user", "<local-command-stdout>Set model to opus</local-command-stdout>"),
+    ])
+    events = list(open_transcript(path).events())
+    assert [event.text for event in events if isinstance(event, UserMessage)] == [
+        "/init-app create TODO app by Next.js", "/review"]
+
+
 def test_claude_one_api_message_is_one_turn(tmp_path: Path) -> None:
     """Thinking, text and tool_use entries sharing one message id make one AssistantMessage, before the call."""
     path = write_jsonl(tmp_path / "s.jsonl", [

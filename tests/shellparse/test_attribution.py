@@ -141,7 +141,7 @@ def test_a_name_that_still_runs_its_program_keeps_the_checks_status(command: str
 @pytest.mark.parametrize("command", [
     "$x 0; pytest", "${X:-exit} 0; pytest", "$(echo exit) 0; pytest", "$cmd; pytest", "set -n; pytest",
     "set -o noexec; pytest", "shopt -so noexec; pytest", "set $opts; pytest", "mapfile -C 'exit 0;' -c 1 < f; pytest",
-    "readarray -C cb < f; pytest", "source ./x.sh; pytest", ". .venv/bin/activate && pytest", ". /dev/fd/0; pytest",
+    "readarray -C cb < f; pytest", "source ./x.sh; pytest", ". .venv/bin/activate x && pytest", ". /dev/fd/0; pytest",
     "source /proc/self/fd/0; pytest", "eval \"$x\"; pytest", "eval $(echo exit 0); pytest", "kill $$; pytest",
     "(kill $$); pytest", "echo $(kill -9 $$); pytest", "time exit 0; pytest", "command exit 0; pytest",
 ])

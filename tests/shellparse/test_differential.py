@@ -298,12 +298,6 @@ KNOWN_DIFFERENCES: dict[str, Difference] = {
         "bashlex expands `$(…)` inside single quotes that open in the middle of a word "
         "(`-e's/$(CC)/…/'`); bash keeps single-quoted text literal, as shellparse does.",
     ),
-    'echo "$(<VERSION)"': Difference(
-        "bashlex: ⟨substitution ∅ ⟩ (a nameless command); shellparse: ⟨substitution ⟩ (empty body)",
-        "`$(<file)` is bash's shorthand for reading a file and runs no command. bashlex keeps the "
-        "redirect as a nameless command; shellparse's substitution body has no statement. Neither "
-        "runs a program, so nothing an analysis cares about differs.",
-    ),
     "alias current='cd $(cur -g)'": Difference(
         "bashlex has ⟨substitution cur ⟩ after `alias`; shellparse has none",
         "bashlex expands `$(…)` inside single quotes (here after `current=`); bash keeps "
@@ -341,6 +335,63 @@ KNOWN_DIFFERENCES: dict[str, Difference] = {
         "bashlex: BASH_CMDS[npm]=/bin/true (a command name); shellparse: ∅ (an assignment)",
         "bashlex 0.18 reads an array-element assignment `name[key]=value` as a command word; "
         "bash assigns the element, as shellparse reads it. (corpus)",
+    ),
+    "cat <<EOF > notes.txt\nline\\\nEOF\npytest\nEOF": Difference(
+        "bashlex: cat; shellparse: <parse-error> cat ; pytest ; EOF",
+        "With an unquoted delimiter bash joins a body line ending in `\\\\` to the next before it compares "
+        "the delimiter, so the `EOF` after it ends nothing and the check is body text: bashlex reads that "
+        "right; shellparse finds the disagreement with tree-sitter-bash and fails closed (parse error, "
+        "never a witness). (corpus)",
+    ),
+    "cat <<-EOF > notes.txt\n\tline\\\n\tEOF\npytest\nEOF": Difference(
+        "bashlex: cat; shellparse: <parse-error> cat ; pytest ; EOF",
+        "With an unquoted delimiter bash joins a body line ending in `\\\\` to the next before it compares "
+        "the delimiter, so the `EOF` after it ends nothing and the check is body text: bashlex reads that "
+        "right; shellparse finds the disagreement with tree-sitter-bash and fails closed (parse error, "
+        "never a witness). (corpus)",
+    ),
+    "cat > notes.txt <<END\na \\\nEND\npytest\nEND": Difference(
+        "bashlex: cat; shellparse: <parse-error> cat ; pytest ; END",
+        "With an unquoted delimiter bash joins a body line ending in `\\\\` to the next before it compares "
+        "the delimiter, so the `EOF` after it ends nothing and the check is body text: bashlex reads that "
+        "right; shellparse finds the disagreement with tree-sitter-bash and fails closed (parse error, "
+        "never a witness). (corpus)",
+    ),
+    "pytest\x0c# ; true": Difference(
+        "bashlex: pytest# ; true; shellparse: <parse-error> pytest",
+        "bash does not read a form feed, vertical tab or carriage return as a blank, so `#` after one "
+        "starts no comment; tree-sitter-bash reads it as a blank, so shellparse fails closed (parse "
+        "error, never a witness). bashlex reads the words its own way. (corpus)",
+    ),
+    "pytest \x0c#; true": Difference(
+        "bashlex: pytest ; true; shellparse: <parse-error> pytest",
+        "bash does not read a form feed, vertical tab or carriage return as a blank, so `#` after one "
+        "starts no comment; tree-sitter-bash reads it as a blank, so shellparse fails closed (parse "
+        "error, never a witness). bashlex reads the words its own way. (corpus)",
+    ),
+    "pytest \x0b# ; exit 0": Difference(
+        "bashlex: pytest ; exit; shellparse: <parse-error> pytest",
+        "bash does not read a form feed, vertical tab or carriage return as a blank, so `#` after one "
+        "starts no comment; tree-sitter-bash reads it as a blank, so shellparse fails closed (parse "
+        "error, never a witness). bashlex reads the words its own way. (corpus)",
+    ),
+    "pytest \r# ; true": Difference(
+        "bashlex: pytest ; true; shellparse: <parse-error> pytest",
+        "bash does not read a form feed, vertical tab or carriage return as a blank, so `#` after one "
+        "starts no comment; tree-sitter-bash reads it as a blank, so shellparse fails closed (parse "
+        "error, never a witness). bashlex reads the words its own way. (corpus)",
+    ),
+    "pytest -q \x0b#; echo done": Difference(
+        "bashlex: pytest ; echo; shellparse: <parse-error> pytest",
+        "bash does not read a form feed, vertical tab or carriage return as a blank, so `#` after one "
+        "starts no comment; tree-sitter-bash reads it as a blank, so shellparse fails closed (parse "
+        "error, never a witness). bashlex reads the words its own way. (corpus)",
+    ),
+    "pytest -q \x0c# && true": Difference(
+        "bashlex: pytest && true; shellparse: <parse-error> pytest",
+        "bash does not read a form feed, vertical tab or carriage return as a blank, so `#` after one "
+        "starts no comment; tree-sitter-bash reads it as a blank, so shellparse fails closed (parse "
+        "error, never a witness). bashlex reads the words its own way. (corpus)",
     ),
     "cat <<EOF\ncommit $(git rev-parse HEAD)\nEOF\necho done": Difference(
         "shellparse has ⟨substitution git ⟩ after `cat`; bashlex has no substitution",

@@ -18,7 +18,11 @@ DOC = ROOT / "docs" / "shellparse.md"
 # Commands for the codes the labelled corpus has no line for.
 EXTRA = [("set -o pipefail; cat in.txt | pytest -q -", "bash"), ("source <(./env.sh); pytest", "bash"),
          ("sh -c 'set -o pipefail; npm test | tail'", "bash"), ("bash -c 'npm test \"unterminated'", "bash"),
-         ("pytest\0 -q", "bash"), ("pytest \udcff", "bash"), ("npm test; echo x; " * 70_000, "bash")]
+         ("pytest\0 -q", "bash"), ("pytest \udcff", "bash"), ("npm test; echo x; " * 70_000, "bash"),
+         ("".join(f"f{n}() {{ :; }}; " for n in range(3_000)) + "pytest", "bash"),
+         ("trap false DEBUG; shopt -s extdebug; pytest", "bash"), ("ruff check --exit-zero .", "bash"),
+         ("PYTEST_ADDOPTS=--co pytest", "bash"), ("printf 'x' > pytest.ini && pytest", "bash"),
+         ("export PATH=.:$PATH; tar xf tools.tar; pytest", "bash"), ('set -e; out=$(pytest); echo "$out"', "bash")]
 
 
 def _every_reason(analysis: Analysis) -> list[Reason]:

@@ -6,8 +6,9 @@ Claude Code) talk to it as they would to the provider: OpenAI chat completions
 (``POST /v1/messages``, and ``/v1/messages/count_tokens``), and ``GET /v1/models`` — streamed
 (server-sent events exactly as each provider sends them) or not, text, reasoning and tool
 calls. What it answers is scripted per request, from a queue or by matcher functions, and can
-be a fault: 429 with ``retry-after``, a 5xx, a hang past the client's timeout, or a dropped
-connection. Every request is recorded (headers and JSON body) for assertions.
+be a fault: 429 with ``retry-after``, a 5xx, a hang past the client's timeout, a dropped
+connection, or raw bytes (a proxy's HTML page, JSON of another shape). Every request is
+recorded (headers and JSON body) for assertions.
 
 It is a test double for a remote model, and says so: its default model is
 ``scripted-test-double``.
@@ -52,6 +53,7 @@ from tests.support.script import (
     HttpError,
     Matcher,
     RateLimited,
+    Raw,
     RecordedRequest,
     Reply,
     Script,
@@ -321,6 +323,9 @@ class ModelServer:
             return self._error(api, script.status, script.message, getattr(script, "error_type", None))
         if isinstance(script, Hang):
             return _HangResponse(script.seconds, self._stopping)
+        if isinstance(script, Raw):
+            return Response(script.body, status_code=script.status, media_type=script.content_type,
+                            headers=self._request_id_header(api))
         if isinstance(script, Drop):
             if request.stream:
                 return self._stream(script.reply, request, cut_after=script.after_events)

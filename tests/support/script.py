@@ -129,7 +129,16 @@ class Held:
     seconds: float = 60.0
 
 
-Fault = RateLimited | ServerError | HttpError | Hang | Drop
+@dataclass(frozen=True)
+class Raw:
+    """Answer these bytes as they are, whatever was asked (a proxy's HTML page, JSON of another shape)."""
+
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+
+
+Fault = RateLimited | ServerError | HttpError | Hang | Drop | Raw
 Script = Reply | Held | Fault
 
 

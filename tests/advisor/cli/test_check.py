@@ -41,6 +41,17 @@ def test_masked_exits_1_and_points_at_the_masking_text(capsys: pytest.CaptureFix
     assert "[echo-tail]" in caret_line
 
 
+@pytest.mark.parametrize("command", ["ruff check --exit-zero .", "pytest --co", "make -ik test",
+                                     "timeout --preserve-status 60 pytest"])
+def test_a_check_forced_to_succeed_is_never_said_to_prove_a_pass(command: str,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """An option that lets a check exit 0 whatever it finds: exit 1, a headline saying so, never "proves it passed"."""
+    code, out, _ = run(["check", "--", command], capsys)
+    assert code == 1
+    assert out.startswith("forced success: ") and "proves it passed" not in out
+    assert "[forced-success]" in out
+
+
 def test_words_after_the_separator_are_joined_into_one_command(capsys: pytest.CaptureFixture[str]) -> None:
     """`witness check -- npm test` analyses `npm test`, and options after the command are its own."""
     code, out, _ = run(["check", "--json", "--", "npm", "test", "--", "--watch=false"], capsys)

@@ -20,6 +20,7 @@ from advisor.consult import ConsultationLog
 from tests.advisor.sessions import witness
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply, ToolCall
+from tests.support.secrets import TOKENS
 from tests.support.transcripts import Call, Step, User, write
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "transcripts"
@@ -236,10 +237,10 @@ def test_the_sdk_client_of_the_test_is_the_official_one() -> None:
 
 def test_what_the_advisors_tools_read_is_redacted_too(tmp_path: Path, home: Path, model_server: ModelServer) -> None:
     """A key in a workspace file the advisor reads is replaced by its marker before it is sent back to the model."""
-    key = "sk-proj-Q2x8fP0aL9mT4rZ7vB1nK6cH3yW5dJ0s"
+    key = TOKENS[1][1]
     (tmp_path / "settings.py").write_text(f"OPENAI_API_KEY = '{key}'\n")
     model_server.enqueue(Reply(tool_calls=[ToolCall("read", {"path": "settings.py"})]), Reply(text="Severity: none"))
     main(["consult", str(session(tmp_path)), "--model", "gpt-test", "--base-url", model_server.openai_base_url,
           "--workspace", str(tmp_path)])
     sent = json.dumps([r.body for r in model_server.requests])
-    assert key not in sent and "OPENAI_API_KEY = '[REDACTED:openai-key]'" in sent
+    assert key not in sent and "OPENAI_API_KEY = '[REDACTED:sk-api-key]'" in sent

@@ -93,3 +93,11 @@ def test_a_piped_consultation_draws_nothing(tmp_path: Path, model_server: ModelS
     assert done.returncode == 0 and done.stdout == b"Severity: none\nOn track.\n"
     (footer,) = done.stderr.decode().splitlines()
     assert footer.startswith("openai:gpt-test · 2 request(s)") and "waiting" not in footer and "\x1b" not in footer
+
+
+def test_the_tool_the_model_names_cannot_drive_the_terminal() -> None:
+    """A tool call's name and argument come from the model: escapes, BEL and bidi overrides in them are drawn as
+    `?`, as everywhere witness prints a model's words."""
+    status = ConsultStatus(io.StringIO())
+    status.step(Step("tool", 1, "read\x1b[2J", "a\u202e.py\x07"))
+    assert status.doing == "request 1 · running read?[2J(a?.py?)"

@@ -25,12 +25,15 @@ def test_defaults() -> None:
 
 
 def test_file_and_flags(tmp_path: Path) -> None:
-    """The [consult] table is read; flags override it; a configured deny list replaces the defaults (CFG-5)."""
+    """The [consult] table is read; flags override it; a configured deny list adds to the defaults, and an
+    empty one removes none of them (CFG-5)."""
     path = tmp_path / "config.toml"
     path.write_text('[consult]\nmax_rounds = 5\ndeny_patterns = []\n[consult.budget]\ncall_usd = 0.5\n'
                     'session_tokens = -1\n')
     loaded = load_consult_settings({"max_rounds": 2, "timeout": None}, path=path)
-    assert (loaded.max_rounds, loaded.timeout, loaded.deny_patterns) == (2, 420, ())
+    assert (loaded.max_rounds, loaded.timeout, loaded.deny_patterns) == (2, 420, DEFAULT_DENY)
+    path.write_text('[consult]\ndeny_patterns = ["*.secret", ".env"]\n')
+    assert load_consult_settings(path=path).deny_patterns == (*DEFAULT_DENY, "*.secret")
     assert loaded.budget.call_usd == 0.5 and loaded.budget.session_tokens is None
 
 

@@ -85,13 +85,15 @@ def test_symlink_to_a_denied_file_is_denied(tree: tuple[Path, Path]) -> None:
         Workspace(root).resolve("notes.txt")
 
 
-def test_configured_patterns_replace_the_defaults(tree: tuple[Path, Path]) -> None:
-    """A configured list replaces the defaults: `secrets/*` refuses by path, `.env` is then allowed (DENY-9)."""
+def test_configured_patterns_add_to_the_defaults(tree: tuple[Path, Path]) -> None:
+    """A configured list adds to the defaults: `secrets/*` refuses by path, and `.env` stays refused (DENY-9)."""
     workspace = Workspace(tree[0], deny=["secrets/*"])
     with pytest.raises(ToolFailure, match="denied"):
         workspace.resolve("secrets/a.txt")
-    workspace.resolve(".env")
+    with pytest.raises(ToolFailure, match="denied"):
+        workspace.resolve(".env")
     workspace.resolve("other/secrets/a.txt")
+    assert Workspace(tree[0], deny=[]).deny == DEFAULT_DENY
 
 
 def test_workspace_must_be_a_directory(tmp_path: Path) -> None:
@@ -127,5 +129,9 @@ def test_resolution_never_escapes_or_reveals(tree: tuple[Path, Path], parts: lis
 
 
 def test_default_patterns_are_the_credential_shapes() -> None:
-    """The defaults are the seven credential-shaped patterns."""
-    assert DEFAULT_DENY == (".env", ".env.*", "*.pem", "*.key", "id_rsa*", "*.p12", "*.pfx")
+    """The defaults hold the seed's seven and every credential file the advisor must not read."""
+    assert {".env", ".env.*", "*.pem", "*.key", "id_rsa*", "*.p12", "*.pfx", ".netrc", "_netrc", ".npmrc",
+            ".yarnrc.yml", ".pypirc", ".git-credentials", ".git", ".aws", ".azure", "**/.config/gcloud",
+            "**/.docker/config.json", ".kube", "kubeconfig*", "id_ed25519*", "*.jks", "*.keystore",
+            "credentials*.json", "service-account*.json", ".terraform", "*.tfstate", ".vault-token",
+            "secrets.*"} <= set(DEFAULT_DENY)

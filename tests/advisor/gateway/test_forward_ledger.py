@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from advisor.gateway import chat_events, conversation_id, forwarded, open_obligations
 from tests.advisor.gateway.conversation import exited, shell
 from tests.advisor.gateway.helpers import SHELL
+from tests.support.secrets import SEEDED
 
-SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+SECRET = SEEDED
 COMMANDS = ["pytest -q", "pytest -q || true", "npm test | grep -v warn", "ls", f"echo {SECRET}", "make build"]
 
 steps = st.one_of(

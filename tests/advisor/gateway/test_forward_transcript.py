@@ -25,8 +25,9 @@ from tests.advisor.gateway.harness import GatewayServer
 from tests.advisor.gateway.helpers import SHELL, advisor, tool_results
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply, ToolCall
+from tests.support.secrets import TOKENS
 
-SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789"
+SECRET = TOKENS[1][1]
 
 
 def ask(call_id: str, prompt: str | None = None, text: str = "", name: str = "witness_advisor") -> Reply:

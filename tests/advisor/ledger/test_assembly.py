@@ -289,7 +289,7 @@ def test_everything_shown_is_redacted() -> None:
                               *ask("a", f"is {key} ok", "q"), advice("a", f"rotate {key}", "v"),
                               *round_("d", "Bash", {"command": "env"}, f"KEY={key}", "r2")])
     sent = str(texts(ledger.prompt(question=f"and {key}?")))
-    assert key not in sent and "[REDACTED:openai-key]" in sent
+    assert key not in sent and "[REDACTED:sk-api-key]" in sent
     assert key not in (ledger.expand("r") or "") and key not in (ledger.expand("u") or "")
 
 

@@ -103,7 +103,7 @@ def test_a_non_zero_exit_is_an_error_with_its_code() -> None:
     ({"input": "*** Begin Patch\n*** Update File: src/a.rs\n@@\n-a\n+b\n*** Add File: src/b.rs\n+c\n*** End Patch"},
      "src/a.rs (+1 more)"),
     ({"command": "curl -H 'Authorization: Bearer abcdef0123456789xyz' https://x"},
-     "curl -H 'Authorization: Bearer [REDACTED:bearer-token]' https://x"),
+     "curl -H 'Authorization: Bearer [REDACTED:curl-auth-header]' https://x"),
 ], ids=[f"ARG-{n}" for n in range(1, 16)])
 def test_primary_argument(arguments: Any, expected: str) -> None:
     """ARG-1..11 as the reference has them, Codex's `cmd` and argv, a patch's files, and redaction."""

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from advisor.orchestration import MAX_PACKET_BYTES, PacketInput, PriorAdvice, TriggerInfo, build_packet, fit_packet
 from advisor.orchestration._activity import Activity, keep_output
 from obligations import fingerprint
+from tests.support.secrets import credentials
 
 
 def tool(seq: int, command: str, exit_code: int, output: str = "", tool_name: str = "Bash") -> Activity:
@@ -93,12 +94,7 @@ def test_activity_before_the_task_floor_or_before_the_review_cursor_is_left_out(
     assert [r["call_id"] for r in built["tool_activity"]] == ["call-10"]
 
 
-_secret = st.one_of(
-    st.from_regex(r"sk-[A-Za-z0-9]{20,40}", fullmatch=True),
-    st.from_regex(r"ghp_[A-Za-z0-9]{24,40}", fullmatch=True),
-    st.from_regex(r"[A-Za-z0-9]{16,40}", fullmatch=True).map(lambda t: f"Bearer {t}"),
-    st.from_regex(r"[A-Za-z0-9]{8,30}", fullmatch=True).map(lambda t: f"password={t}"),
-)
+_secret = credentials()
 _noise = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=3000)
 
 
