@@ -3,6 +3,7 @@ reader that hands back each non-blank line with its number (a bad line is the ca
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -43,9 +44,13 @@ def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
         return
     except OSError as error:
         raise _unreadable(path, error) from None
+    mode = os.fstat(descriptor).st_mode
+    if stat.S_ISDIR(mode):  # a folder in its place is said; a pipe or a device is no log, and is not read
+        os.close(descriptor)
+        raise _unreadable(path, IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)))
     handle = os.fdopen(descriptor, "rb")
     with handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        if not stat.S_ISREG(mode):
             return
         os.set_blocking(descriptor, True)
         try:

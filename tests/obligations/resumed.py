@@ -40,6 +40,8 @@ class Stops:
         """Why the last stop replayed the whole file (``None``: it resumed, or had nothing kept)."""
         self.resumed = 0
         """Stops that resumed."""
+        self.refusals: list[str] = []
+        """Why each stop that had a kept position replayed the whole file instead."""
 
     def stop(self) -> dict[str, Any]:
         """The answer of one stop (the reason, for a file that is no transcript yet)."""
@@ -53,6 +55,8 @@ class Stops:
         start = source.resume(Position.from_dict(json.loads(json.dumps(self.kept[0])))) if self.kept else None
         self.refused = source.refused
         self.resumed += start is not None
+        if source.refused is not None:
+            self.refusals.append(source.refused)
         tracker = Tracker.restore(self.kept[1], CONFIG) if start is not None and self.kept else Tracker(CONFIG)
 
         def keep(position: Position) -> None:
