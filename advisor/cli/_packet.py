@@ -31,11 +31,6 @@ DEFAULT_QUESTION = "What should the agent do next?"
 def run_packet(path: str, upto: int | None, agent: str | None, question: str, as_json: bool, out: IO[str],
                err: IO[str] | None = None) -> int:
     """Replay, build, print; the exit status. ``path`` is a file, or ``-`` or a named pipe (a stream)."""
-    from advisor.errors import InputError, UnknownAgent
-    from advisor.orchestration import AdvisorHost, replay
-    from obligations import ToolCompleted
-    from obligations.sources import open_transcript
-
     from ._inputs import display, one_transcript
 
     results = 0
@@ -46,15 +41,21 @@ def run_packet(path: str, upto: int | None, agent: str | None, question: str, as
             results += type(event) is ToolCompleted
             yield event
 
-    with one_transcript(path, who="witness packet", err=err) as file, \
-            AdvisorHost(None, log=False, run_log=False) as host:
-        agents = replay(host, counted(open_transcript(file).events()), upto=upto)
-        if upto is not None and results < upto:
-            raise InputError(f"--upto {upto}: the session has only {results} tool result(s)")
-        chosen = agent or (agents[0] if agents else "root")
-        if chosen not in agents:
-            raise UnknownAgent(f"{display(path)} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
-        fitted = host.packet(chosen, question)
+    with one_transcript(path, who="witness packet", err=err) as file:
+        # The host and its redactor load once the transcript is known to be one: a bad path is said at once.
+        from advisor.errors import InputError, UnknownAgent
+        from advisor.orchestration import AdvisorHost, replay
+        from obligations import ToolCompleted
+        from obligations.sources import open_transcript
+
+        with AdvisorHost(None, log=False, run_log=False) as host:
+            agents = replay(host, counted(open_transcript(file).events()), upto=upto)
+            if upto is not None and results < upto:
+                raise InputError(f"--upto {upto}: the session has only {results} tool result(s)")
+            chosen = agent or (agents[0] if agents else "root")
+            if chosen not in agents:
+                raise UnknownAgent(f"{display(path)} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
+            fitted = host.packet(chosen, question)
     if as_json:
         out.write(inert_json(fitted.text) + "\n")
         return ExitCode.OK
