@@ -210,3 +210,33 @@ def test_a_single_large_file_shows_its_progress_on_a_terminal(tmp_path: Path) ->
     assert "auditing 1 file" in text and "/38.9 MB" in text, text
     piped = witness("audit", str(large))
     assert piped.returncode == 1 and piped.stderr == b""
+
+
+def test_a_path_that_cannot_be_read_is_a_warning_and_the_others_are_audited(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PATH the user may not read beside a session: a warning naming it and why, and the session's open check
+    still exits 1 — nothing aborts the run. (These tests may run as root, whom no mode stops: the refusal is
+    injected where the file is checked and opened.)"""
+    import io
+    from pathlib import Path as RealPath
+
+    from advisor.cli import main
+
+    locked = tmp_path / "locked.jsonl"
+    shutil.copy(EXAMPLE, locked)
+    locked.chmod(0)
+    real_open, real_access = RealPath.open, os.access
+
+    def denied_open(path: RealPath, *args: object, **kwargs: object) -> object:
+        if path == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(RealPath, "open", denied_open)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: str(path) != str(locked) and real_access(path, mode))
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert main(["audit", "--jobs", "1", str(EXAMPLE), str(locked)]) == 1
+    assert f"witness audit: {locked}: not a session transcript of a host witness reads: it cannot be read " \
+           "(Permission denied)" in err.getvalue()
