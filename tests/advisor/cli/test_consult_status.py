@@ -101,3 +101,13 @@ def test_the_tool_the_model_names_cannot_drive_the_terminal() -> None:
     status = ConsultStatus(io.StringIO())
     status.step(Step("tool", 1, "read\x1b[2J", "a\u202e.py\x07"))
     assert status.doing == "request 1 · running read?[2J(a?.py?)"
+
+
+def test_a_dry_run_on_a_terminal_shows_what_it_reads(tmp_path: Path) -> None:
+    """`consult --dry-run` calls no model, but reading and compiling a large session takes time: on a terminal the
+    status says so (and the request still goes to standard output whole)."""
+    done = threading.Event()
+    env = {**os.environ, "WITNESS_HOME": str(tmp_path / "home"), "COLUMNS": "160"}
+    drawn = _run_on_a_terminal(["consult", "--dry-run", str(session(tmp_path))], env, b"witness consult", done)
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn.decode(errors="replace"))
+    assert "witness consult · 0 s · " in text and ("reading the session" in text or "compiling the ledger" in text)
