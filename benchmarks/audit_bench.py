@@ -211,16 +211,13 @@ def audit_in_child(path: Path) -> dict[str, Any]:
 
 
 def hook_seconds(path: Path, runs: int = 5) -> float:
-    """Median wall time of one Stop hook call, as the host runs it."""
-    witness = str(Path(sys.executable).with_name("witness"))
-    payload = json.dumps({"hook_event_name": "Stop", "session_id": "bench", "transcript_path": str(path),
-                          "stop_hook_active": False}).encode()
+    """Median wall time of one Stop hook call, as the host runs it, with nothing kept from an earlier Stop
+    (each with a state folder of its own: a replay of the whole file)."""
     times = []
-    with tempfile.TemporaryDirectory() as home:
-        env = {**os.environ, "WITNESS_HOME": home, "WITNESS_STOP_BLOCKS": "1000"}
-        for _ in range(runs):
+    for _ in range(runs):
+        with tempfile.TemporaryDirectory() as home:
             start = time.perf_counter()
-            subprocess.run([witness, "hook", "claude-code"], input=payload, capture_output=True, env=env, check=True)
+            stop_call(path, home)
             times.append(time.perf_counter() - start)
     return sorted(times)[len(times) // 2]
 
