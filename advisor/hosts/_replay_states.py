@@ -13,8 +13,8 @@ One file per transcript (and selection: a sub-agent's entries picked from its pa
 a replay of their own) under ``$WITNESS_HOME/hooks/replays/``. Each is
 
 - **versioned**: a state records the format version and a fingerprint of the code that wrote it
-  (witness's sources: their names, sizes and modification times); a state of another version of
-  witness is never read, and is replaced;
+  (the sources of the readers, the tracker, the shell analysis and the hook: their names, sizes and
+  modification times); a state of another version of witness is never read, and is replaced;
 - **bounded**: a state larger than :data:`MAX_STATE_BYTES` is not kept (that transcript is
   replayed whole at each Stop); at most :data:`MAX_STATES` files and :data:`MAX_TOTAL_BYTES` in
   all are kept, the least recently written removed first, and none unchanged for ``KEPT_DAYS``;
@@ -50,8 +50,8 @@ MAX_TOTAL_BYTES = 256 * 1024 * 1024
 """All kept replays together."""
 _SUFFIX = ".json"
 _TEMPORARY = ".tmp"
-_SOURCES = ("obligations", "shellparse", "advisor")
-"""The packages whose code decides a replay."""
+_SOURCES = ("obligations", "shellparse", "advisor/hosts")
+"""The code that decides a replay: the readers and the tracker, the shell analysis, the hook."""
 
 
 @dataclass(frozen=True)
@@ -155,15 +155,15 @@ _FINGERPRINT: str | None = None
 
 def code_fingerprint() -> str:
     """A fingerprint of the code that reads transcripts and judges them: the format version, the
-    Python version, and the name, size and modification time of every source file of witness's
-    packages. A replay kept by other code is never trusted."""
+    Python version, and the name, size and modification time of every source file of the readers,
+    the tracker, the shell analysis and the hook. A replay kept by other code is never trusted."""
     global _FINGERPRINT
     if _FINGERPRINT is None:
         digest = hashlib.sha256(f"{VERSION}\0{sys.version}".encode())
         root = Path(__file__).resolve().parents[2]
         for package in _SOURCES:
             for folder, folders, files in os.walk(root / package):
-                folders.sort()
+                folders[:] = sorted(name for name in folders if name != "__pycache__")
                 for name in sorted(files):
                     if name.endswith(".py"):
                         status = os.stat(os.path.join(folder, name))
