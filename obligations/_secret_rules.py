@@ -88,8 +88,9 @@ class SecretRule:
     ``[\\w.-]{0,50}?`` its semi-generic rules open with, left out of the pattern (a pattern opening
     so makes a search try every position) and read back only for an allowlist of the match."""
     prefilter: str | None = None
-    """For a rule without keywords (witness's field): a pattern a text must hold for the rule to run,
-    cheaper to search for than the rule's own."""
+    """witness's field: a pattern a text must hold for the rule to run, cheaper to search for than the
+    rule's own (for a rule without keywords, or one whose keyword alone would let it run where it
+    backtracks)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,9 @@ a regular file with several names          only when every other name is in the 
 
 Files are opened without following a symlink at the last step (the path given is already
 resolved: a link put there since is refused, not followed) and checked on the open descriptor,
-so what is checked is what is read.
+so what is checked is what is read: the descriptor must be the file at the path given, so a
+directory on the way swapped for a link out since the path was checked is refused too
+(:func:`opened_at`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ LINK_SCAN_SECONDS = 5.0
 """Seconds it may take."""
 
 _FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_DIRECTORY_FLAGS = (os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLLOW", 0)
+                    | getattr(os, "O_CLOEXEC", 0))
 
 
 def kind_of(mode: int) -> str:
@@ -85,6 +89,32 @@ class LinkIndex:
         return self._complete and len(found) == info.st_nlink and not any(self._denied(name) for name in found)
 
 
+def opened_at(descriptor: int, path: str) -> bool:
+    """Whether an open descriptor is the file at ``path`` (a real path, without links) as its name is now:
+    the kernel's own name for it (``/proc/self/fd``), or without one, the same file found at ``path``
+    resolved again."""
+    try:
+        return os.readlink(f"/proc/self/fd/{descriptor}") == path
+    except OSError:
+        pass
+    try:
+        real, info = os.path.realpath(path), os.fstat(descriptor)
+        found = os.stat(real)
+    except OSError:
+        return False
+    return real == path and (found.st_dev, found.st_ino) == (info.st_dev, info.st_ino)
+
+
+def open_directory(path: str) -> int:
+    """A descriptor for the directory at ``path`` (a real path), which it must still be: ``OSError`` for
+    anything else (a link put at its last step, or on the way, since it was checked)."""
+    descriptor = os.open(path, _DIRECTORY_FLAGS)
+    if not opened_at(descriptor, path):
+        os.close(descriptor)
+        raise OSError(f"{path} is no longer the directory that was checked")
+    return descriptor
+
+
 def read_regular(path: Path | str, *, limit: int, links: LinkIndex, shown: str) -> bytes:
     """The bytes of the regular file at ``path`` (resolved already), at most ``limit`` of them;
     :class:`ToolFailure` naming ``shown`` for anything else (see the table above)."""
@@ -99,6 +129,9 @@ def read_regular(path: Path | str, *, limit: int, links: LinkIndex, shown: str) 
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
             raise ToolFailure(f"{shown} is {kind_of(info.st_mode)}, not a regular file: it is not read")
+        if not opened_at(descriptor, os.fspath(path)):
+            raise ToolFailure(f"{shown} changed while it was read (a directory on its way became a link): it is "
+                              "not read")
         if info.st_nlink > 1 and not links.proven(info):
             raise ToolFailure(f"{shown} has {info.st_nlink} hard links, not all of them known to be in the "
                               "workspace and allowed: another name may be a file outside it, so it is not read")

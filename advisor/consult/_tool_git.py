@@ -27,7 +27,9 @@ pathspec magic in a path given      ``GIT_LITERAL_PATHSPECS``: ``:(top)``, ``:(g
 
 The repository must be the workspace's own or one the workspace is a subdirectory of, reached the
 plain way: a ``.git`` *file* (a worktree's or a submodule's gitdir link) or a work tree configured
-elsewhere is refused, since its index and objects are outside the workspace. ``--relative`` keeps
+elsewhere is refused, since its index and objects are outside the workspace; so is a git directory whose
+objects are read from elsewhere (a ``commondir`` file, an ``objects`` link, alternates outside the workspace),
+since a diff of its index or its ``HEAD`` would show another repository's files. ``--relative`` keeps
 a subdirectory's diff to the subdirectory. The changed files are listed first and credential-shaped
 ones, and ones ``read`` would not read (hard links to files elsewhere), are left out of the diff by
 name.
@@ -45,6 +47,7 @@ from pydantic import BaseModel, ConfigDict
 
 from advisor.consult._clip import clip_middle
 from advisor.consult._failure import ToolFailure
+from advisor.consult._files import read_small
 from advisor.consult._workspace import Workspace
 from obligations import redact
 
@@ -61,6 +64,8 @@ _PROGRAMS = {"filter": ("clean", "smudge", "process"), "diff": ("textconv", "com
 _REFUSED_ENVIRONMENT = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
                         "GIT_ALTERNATE_OBJECT_DIRECTORIES")
 """Variables that move the repository: the call is refused when one points outside the workspace."""
+_ALTERNATE_DEPTH = 5
+"""How deep git follows alternates of alternates (its own limit)."""
 
 
 class GitDiffArgs(BaseModel):
@@ -122,18 +127,37 @@ def _overrides(workspace: Workspace) -> list[tuple[str, str]]:
 
 
 def _check_repository(workspace: Workspace, env: dict[str, str]) -> None:
-    """Refuse a repository reached through a gitdir link, or whose work tree does not hold the workspace."""
-    found = _output(workspace, ["rev-parse", "--absolute-git-dir", "--show-toplevel"], env).splitlines()
-    if len(found) < 2:
+    """Refuse a repository reached through a gitdir link, whose work tree does not hold the workspace, or
+    whose objects are elsewhere (a ``commondir`` file, an objects directory that is a link, alternates)."""
+    found = _output(workspace, ["rev-parse", "--path-format=absolute", "--absolute-git-dir", "--show-toplevel",
+                                "--git-common-dir", "--git-path", "objects"], env).splitlines()
+    if len(found) < 4:
         raise ToolFailure("git_diff: the workspace is not in a git work tree")
-    git_dir, top = Path(os.path.realpath(found[0])), Path(os.path.realpath(found[1]))
+    git_dir, top, common, objects = (Path(os.path.realpath(line)) for line in found[:4])
     if not workspace.root.is_relative_to(top):
         raise ToolFailure(f"git_diff is refused: the repository's work tree ({top}) does not hold the workspace")
     plain = top / ".git"
-    if git_dir.is_relative_to(workspace.root) or (plain.is_dir() and not plain.is_symlink() and git_dir == plain):
-        return
-    raise ToolFailure(f"git_diff is refused: the repository's git directory ({git_dir}) is reached through a link "
-                      "outside the workspace (a worktree's or a submodule's .git file)")
+    own = plain.is_dir() and not plain.is_symlink() and git_dir == plain
+    if not (git_dir.is_relative_to(workspace.root) or own):
+        raise ToolFailure(f"git_diff is refused: the repository's git directory ({git_dir}) is reached through a "
+                          "link outside the workspace (a worktree's or a submodule's .git file)")
+    homes = (workspace.root, git_dir)
+    for place in (common, objects, *_alternates(objects)):
+        if not any(place.is_relative_to(home) for home in homes):
+            raise ToolFailure(f"git_diff is refused: the repository's objects are read from {place}, outside the "
+                              "workspace (a commondir file, a linked objects directory or alternates)")
+
+
+def _alternates(objects: Path, depth: int = 0) -> list[Path]:
+    """The object directories ``objects`` borrows from (``info/alternates``, followed as git follows them)."""
+    data = read_small(objects / "info" / "alternates", 1_000_000) if depth < _ALTERNATE_DEPTH else None
+    found: list[Path] = []
+    for line in (data or b"").decode("utf-8", errors="replace").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            place = Path(os.path.realpath(objects / line.strip('"')))
+            found += [place, *_alternates(place, depth + 1)]
+    return found
 
 
 def _shown(workspace: Workspace, name: str) -> bool:

@@ -9,6 +9,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from advisor.consult._failure import ToolFailure
+from advisor.consult._files import open_directory
 from advisor.consult._workspace import Workspace
 
 MAX_ENTRIES = 500
@@ -24,10 +25,10 @@ class LsArgs(BaseModel):
     path: str | None = None
 
 
-def _shown(workspace: Workspace, entry: os.DirEntry[str]) -> str | None:
-    """The entry as listed, or ``None`` when it is withheld (credential-shaped, a link out, not a
+def _shown(workspace: Workspace, folder: Path, entry: os.DirEntry[str]) -> str | None:
+    """The entry of ``folder`` as listed, or ``None`` when it is withheld (credential-shaped, a link out, not a
     directory nor a regular file)."""
-    path = Path(entry.path)
+    path = folder / entry.name
     if workspace.denied_last(workspace.relative(path)):
         return None
     try:
@@ -46,10 +47,15 @@ def ls(workspace: Workspace, args: LsArgs) -> str:
     folder = workspace.resolve(args.path) if args.path and args.path.strip() else workspace.root
     if not folder.is_dir():
         raise ToolFailure(f"{args.path}: not a directory")
-    with os.scandir(folder) as listing:
-        entries = list(islice(listing, MAX_LISTED + 1))
+    descriptor = open_directory(str(folder))  # the directory checked, not one a link put on its way leads to
+    try:
+        with os.scandir(descriptor) as listing:  # its entries are looked at while the descriptor is open
+            entries = list(islice(listing, MAX_LISTED + 1))
+            shown = [name for name in (_shown(workspace, folder, entry) for entry in entries[:MAX_LISTED])
+                     if name is not None]
+    finally:
+        os.close(descriptor)
     partial = len(entries) > MAX_LISTED
-    shown = [name for name in (_shown(workspace, entry) for entry in entries[:MAX_LISTED]) if name is not None]
     withheld = min(len(entries), MAX_LISTED) - len(shown)
     lines = sorted(shown)[:MAX_ENTRIES]
     if len(shown) > MAX_ENTRIES:

@@ -5,9 +5,10 @@ credential-shaped paths skipped, also when no path is given (ripgrep-based tools
 the whole tree read a ``.env``), special files never opened, the walk bounded — and say when a
 bound cut it. ``grep`` patterns are regular expressions in Python's syntax, run with a time limit
 so a pathological pattern cannot stall a consultation; a glob or a pattern that expands or
-compiles past its limits (``{1..100000}``) is an error result. ``grep`` reads only the files
-``read`` would read (hard-linked ones whose other names are not all known, too large ones are
-skipped and counted).
+compiles past its limits (``{1..100000}``) is an error result, and a glob's expressions run on the
+same time limit (a glob built to backtrack, ``a*/**/a*/**/…``, ends the search where the time is up).
+``grep`` reads only the files ``read`` would read (hard-linked ones whose other names are not all
+known, too large ones are skipped and counted).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ GLOB_EXPANSIONS = 256
 WALK = WalkBounds(seconds=SEARCH_SECONDS)
 """How far ``grep`` and ``find`` walk."""
 _LINE_CHARS = 300
+_MATCHES_CUT = f"\n[stopped at {MAX_MATCHES} matches; narrow the pattern or path]"
 _LARGEST = 5_000_000
 _GLOB_FLAGS = glob.GLOBSTAR | glob.DOTGLOB | glob.BRACE
 _NAME_FLAGS = fnmatch.DOTMATCH | fnmatch.BRACE
@@ -65,17 +67,29 @@ def _start(workspace: Workspace, path: str | None) -> Path:
     return start
 
 
-def glob_matcher(pattern: str) -> Callable[[str], bool]:
+def glob_matcher(pattern: str, deadline: float | None = None) -> Callable[[str], bool]:
     """A test of a start-relative path against a glob (``*.py`` by name, ``src/**/*.ts`` by path);
-    :class:`ToolFailure` for a glob that cannot be read or expands past :data:`GLOB_EXPANSIONS`."""
+    :class:`ToolFailure` for a glob that cannot be read or expands past :data:`GLOB_EXPANSIONS`. The glob's
+    expressions run with a time limit (``deadline``, on :func:`time.monotonic`'s clock: past it a test
+    raises :class:`TimeoutError`), so one built to backtrack (``a*/**/a*/**/…``) cannot outlast the search."""
     try:
         if "/" in pattern:
-            compiled = glob.compile(pattern, flags=_GLOB_FLAGS, limit=GLOB_EXPANSIONS)
-            return lambda relative: compiled.match(relative)
-        named = fnmatch.compile(pattern, flags=_NAME_FLAGS, limit=GLOB_EXPANSIONS)
-        return lambda relative: named.match(relative.rsplit("/", 1)[-1])
+            included, _ = glob.translate(pattern, flags=_GLOB_FLAGS, limit=GLOB_EXPANSIONS)
+        else:
+            included, _ = fnmatch.translate(pattern, flags=_NAME_FLAGS, limit=GLOB_EXPANSIONS)
+        compiled = [regex.compile(expression) for expression in included]
     except Exception as error:
         raise ToolFailure(f"the glob {pattern[:200]!r} cannot be used: {error}") from None
+    by_name = "/" not in pattern
+
+    def matches(relative: str) -> bool:
+        target = relative.rsplit("/", 1)[-1] if by_name else relative
+        remaining = None if deadline is None else deadline - time.monotonic()
+        if remaining is not None and remaining <= 0:
+            raise TimeoutError
+        return any(expression.fullmatch(target, timeout=remaining) is not None for expression in compiled)
+
+    return matches
 
 
 def _cut(walk: Walk) -> str:
@@ -89,34 +103,37 @@ def grep(workspace: Workspace, args: GrepArgs, clean: Callable[[str], str] = red
         compiled = regex.compile(args.pattern)
     except (regex.error, OverflowError, RecursionError, MemoryError) as error:
         raise ToolFailure(f"invalid pattern {args.pattern[:200]!r}: {error}") from None
-    wanted = glob_matcher(args.glob) if args.glob else None
-    start = _start(workspace, args.path)
     deadline = time.monotonic() + SEARCH_SECONDS
+    wanted = glob_matcher(args.glob, deadline) if args.glob else None
+    start = _start(workspace, args.path)
     walk = Walk(workspace, start, WALK)
     names = [workspace.relative(start)] if start.is_file() else (
         relative for relative, is_dir in walk if not is_dir and (wanted is None or wanted(walk.below_start(relative))))
     hits: list[str] = []
     skipped = 0
     root = str(workspace.root)
-    for name in names:
-        target = os.path.join(root, name)
-        try:
-            # A walked name is a path without links but, perhaps, its last step (a link the walk let in).
-            data = workspace.read(os.path.realpath(target) if os.path.islink(target) else target, limit=_LARGEST,
-                                  shown=name)
-        except (ToolFailure, OSError):
-            skipped += 1
-            continue
-        found = _hits(compiled, name, data, deadline, clean)
-        if found is None and not hits:
-            raise ToolFailure(f"the search took longer than {SEARCH_SECONDS:g}s (the pattern, or the files it ran "
-                              "on); narrow it or the path")
-        if found is None:
-            walk.stopped = f"{SEARCH_SECONDS:g} seconds"
-            break
-        hits += found
-        if len(hits) >= MAX_MATCHES:
-            return "\n".join(hits[:MAX_MATCHES]) + f"\n[stopped at {MAX_MATCHES} matches; narrow the pattern or path]"
+    try:
+        for name in names:
+            target = os.path.join(root, name)
+            try:
+                # A walked name is a path without links but, perhaps, its last step (a link the walk let in).
+                data = workspace.read(os.path.realpath(target) if os.path.islink(target) else target, limit=_LARGEST,
+                                      shown=name)
+            except (ToolFailure, OSError):
+                skipped += 1
+                continue
+            found = _hits(compiled, name, data, deadline, clean)
+            if found is None and not hits:
+                raise ToolFailure(f"the search took longer than {SEARCH_SECONDS:g}s (the pattern, or the files it ran "
+                                  "on); narrow it or the path")
+            if found is None:
+                walk.stopped = f"{SEARCH_SECONDS:g} seconds"
+                break
+            hits += found
+            if len(hits) >= MAX_MATCHES:
+                return "\n".join(hits[:MAX_MATCHES]) + _MATCHES_CUT
+    except TimeoutError:  # the glob's test ran out of the search's time
+        walk.stopped = f"{SEARCH_SECONDS:g} seconds"
     note = f"\n[{skipped} file(s) not read: too large, hard-linked or not regular files]" if skipped else ""
     return ("\n".join(hits) if hits else "(no matches)") + note + _cut(walk)
 
@@ -153,15 +170,18 @@ def _search(compiled: regex.Pattern[str], line: str, deadline: float) -> bool | 
 
 def find(workspace: Workspace, args: FindArgs) -> str:
     """Workspace-relative paths matching a glob (directories end in ``/``), at most 1000."""
-    wanted = glob_matcher(args.pattern)
+    wanted = glob_matcher(args.pattern, time.monotonic() + SEARCH_SECONDS)
     start = _start(workspace, args.path)
     if start.is_file():
         raise ToolFailure(f"{args.path} is a file: find searches a directory")
     walk = Walk(workspace, start, WALK)
     found: list[str] = []
-    for relative, is_dir in walk:
-        if wanted(walk.below_start(relative)):
-            found.append(relative + ("/" if is_dir else ""))
-            if len(found) >= MAX_FOUND:
-                return "\n".join(found) + f"\n[stopped at {MAX_FOUND} paths; narrow the pattern or the path]"
+    try:
+        for relative, is_dir in walk:
+            if wanted(walk.below_start(relative)):
+                found.append(relative + ("/" if is_dir else ""))
+                if len(found) >= MAX_FOUND:
+                    return "\n".join(found) + f"\n[stopped at {MAX_FOUND} paths; narrow the pattern or the path]"
+    except TimeoutError:  # the glob's test ran out of the search's time
+        walk.stopped = f"{SEARCH_SECONDS:g} seconds"
     return ("\n".join(found) if found else "(nothing matches)") + _cut(walk)

@@ -2,7 +2,8 @@
 
 A walk skips ``.gitignore``-d and credential-shaped paths (``.git`` among them), symlinks that lead
 out of the workspace or to a denied file, and everything that is neither a directory nor a regular
-file (FIFOs, sockets, devices); it never enters a symlinked directory. It stops after
+file (FIFOs, sockets, devices); it never enters a symlinked directory, nor one a link was put on the way
+to since it was seen. It stops after
 :attr:`WalkBounds.entries` directory entries looked at (skipped ones count too) or
 :attr:`WalkBounds.seconds` of wall time, and says so: a huge tree is a result that says it was cut,
 not a consultation that never ends. Paths are handled as strings: a walk of a hundred thousand
@@ -16,9 +17,14 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
+from advisor.consult._files import open_directory
 from advisor.consult._ignore import Chain, Ignores
 from advisor.consult._workspace import Workspace
+
+Kind = Literal["dir", "file"] | None
+"""What a directory entry is, links followed: a directory, a regular file, or something a walk skips."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +67,11 @@ class Walk:
         while stack:
             folder, chain = stack.pop()
             try:
-                with os.scandir(os.path.join(root, folder)) as listing:
-                    entries = sorted(listing, key=lambda entry: entry.name)
+                entries = _listing(os.path.join(root, folder) if folder else root)
             except OSError:
                 continue
             below: list[tuple[str, Chain]] = []
-            for entry in entries:
+            for name, found, link in entries:
                 self.looked_at += 1
                 if self.looked_at > self.bounds.entries:
                     self.stopped = f"{self.bounds.entries:,} entries"
@@ -74,32 +79,46 @@ class Walk:
                 if self.looked_at % 512 == 0 and time.monotonic() > deadline:
                     self.stopped = f"{self.bounds.seconds:g} seconds"
                     return
-                relative = f"{folder}/{entry.name}" if folder else entry.name
-                kind = self._kind(entry, relative, chain)
+                relative = f"{folder}/{name}" if folder else name
+                kind = self._kind(found, link, relative, chain)
                 if kind is None:
                     continue
                 yield relative, kind == "dir"
-                if kind == "dir" and not entry.is_symlink():
+                if kind == "dir" and not link:
                     below.append((relative, chain))
             stack.extend((name, ignores.chain(name, above)) for name, above in reversed(below))
 
-    def _kind(self, entry: os.DirEntry[str], relative: str, chain: Chain) -> str | None:
+    def _kind(self, found: Kind, link: bool, relative: str, chain: Chain) -> Kind:
         """``dir`` or ``file`` for an entry the walk shows, ``None`` for one it skips."""
         workspace = self.workspace
-        try:
-            if entry.is_dir(follow_symlinks=True):
-                kind = "dir"
-            elif entry.is_file(follow_symlinks=True):
-                kind = "file"
-            else:
-                return None  # a FIFO, a socket, a device, a dangling link
-        except OSError:
+        if found is None:
+            return None  # a FIFO, a socket, a device, a dangling link
+        if workspace.denied_last(relative) or Ignores.ignored(chain, relative, found == "dir"):
             return None
-        if workspace.denied_last(relative) or Ignores.ignored(chain, relative, kind == "dir"):
+        if link and not workspace.inside(Path(workspace.root, relative)):
             return None
-        if entry.is_symlink() and not workspace.inside(Path(entry.path)):
-            return None
-        return kind
+        return found
+
+
+def _listing(path: str) -> list[tuple[str, Kind, bool]]:
+    """``(name, kind, is a symlink)`` for each entry of the directory at ``path``, by name, read from a
+    descriptor that is that directory (not one a link put on the way since the walk saw it leads to)."""
+    descriptor = open_directory(path)
+    try:
+        with os.scandir(descriptor) as listing:
+            return sorted(((entry.name, _entry_kind(entry), entry.is_symlink()) for entry in listing),
+                          key=lambda row: row[0])
+    finally:
+        os.close(descriptor)
+
+
+def _entry_kind(entry: os.DirEntry[str]) -> Kind:
+    try:
+        if entry.is_dir(follow_symlinks=True):
+            return "dir"
+        return "file" if entry.is_file(follow_symlinks=True) else None
+    except OSError:
+        return None
 
 
 def _parents(relative: str) -> list[str]:

@@ -31,13 +31,19 @@ DEFAULT_DENY: tuple[str, ...] = (
     ".vault-token", ".git", ".ssh", ".gnupg", ".aws", ".azure", "**/.config/gcloud", "**/.docker/config.json",
     ".kube", "kubeconfig*", ".terraform", "*.tfstate", "*.tfstate.*", "id_rsa*", "id_dsa*", "id_ecdsa*",
     "id_ed25519*", "id_xmss*", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore", "credentials*.json",
-    "service-account*.json", "secrets.*",
+    "service-account*.json", "secrets.*", ".credentials.json", "**/.codex/auth.json", "**/.config/gh/hosts.yml",
+    "**/.cargo/credentials", "**/.cargo/credentials.toml", "**/.gem/credentials", ".*_history", ".my.cnf",
+    ".s3cfg", ".boto", ".dockercfg", "*.ppk", ".htpasswd", ".password-store",
 )
 """Credential-shaped files and directories, refused by every tool: dotenv files; .netrc, npm, yarn and
 PyPI credentials; git's credential store and everything under ``.git`` (its configuration among it);
 SSH and GnuPG directories; AWS, Azure, gcloud, docker and kube configuration; Terraform state and its
 directory; SSH private keys; PEM, PKCS#12, Java keystores; credential and service-account JSON;
-``secrets.*``; a Vault token."""
+``secrets.*``; a Vault token; what a home directory holds besides (a session started there makes it the
+workspace): the coding agents' own credentials (Claude Code's ``.credentials.json``, Codex's
+``.codex/auth.json``), the GitHub CLI's ``hosts.yml``, cargo's and RubyGems' credentials, shell and
+REPL histories (``.*_history``), MySQL's ``.my.cnf``, s3cmd's and boto's
+configuration, docker's old ``.dockercfg``, PuTTY keys, ``.htpasswd`` and a ``pass`` store."""
 
 _NAME_FLAGS = fnmatch.IGNORECASE | fnmatch.DOTMATCH
 _PATH_FLAGS = glob.IGNORECASE | glob.DOTGLOB | glob.GLOBSTAR
