@@ -25,8 +25,7 @@ waiting for a core too, and both sides of a ratio are single-threaded work; the 
 least disturbed by what is left of the noise.
 
 and the time of one `witness hook claude-code` Stop call, as a process, on the 10 MB transcript
-(target: under half a second); then, for each passing-mix size, a Stop on a *growing* session:
-
+(target: under half a second); then, for each passing-mix size, a Stop on a *growing* session
 (each the CPU time of the hook's process, start-up included):
 
 - **full**: a Stop with nothing kept (the first Stop of a session, or a hook of an older witness),
@@ -211,15 +210,13 @@ def audit_in_child(path: Path) -> dict[str, Any]:
 
 
 def hook_seconds(path: Path, runs: int = 5) -> float:
-    """Median wall time of one Stop hook call, as the host runs it, with nothing kept from an earlier Stop
-    (each with a state folder of its own: a replay of the whole file)."""
+    """Median CPU seconds of one Stop hook call, as the host runs it, with nothing kept from an earlier
+    Stop (each with a state folder of its own: a replay of the whole file)."""
     times = []
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as home:
-            start = time.perf_counter()
-            stop_call(path, home)
-            times.append(time.perf_counter() - start)
-    return sorted(times)[len(times) // 2]
+            times.append(stop_call(path, home))
+    return statistics.median(times)
 
 
 def stop_call(path: Path, home: str) -> float:
@@ -289,7 +286,8 @@ def main() -> None:
         print("target: audit time at most 2.5x the json decoding of the same file, for either mix")
         if first is not None:
             seconds = hook_seconds(first)
-            print(f"Stop hook on the first transcript ({first.name}): {seconds:.3f} s per call (target: under 0.5 s)")
+            print(f"Stop hook on the first transcript ({first.name}): {seconds:.3f} CPU s per call "
+                  "(target: under 0.5 s)")
         print(f"\n{'Stop on a growing session':<28} {'full s':>8} {'incremental s':>14} {'ratio':>7}")
         for size in sizes:
             full, incremental = growing_stops(folder / f"claude-passing-{size}mb.jsonl", max(options.repeats, 3))
