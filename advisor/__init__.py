@@ -14,6 +14,8 @@ Importing this package stays cheap: the ``witness`` command starts a process per
 so nothing is imported here; each name below is loaded from its room when first used.
 """
 
+from advisor._lazy import load as _load
+
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: `typing` is not loaded on the hook path
 if TYPE_CHECKING:
     from typing import Any
@@ -23,12 +25,10 @@ del TYPE_CHECKING
 
 __all__ = ["AdvisorHost", "AdvisorReport", "HostSettings", "Steer", "StopDecision"]
 
+_LAZY = {"AdvisorHost": "orchestration", "AdvisorReport": "orchestration", "HostSettings": "orchestration",
+         "Steer": "orchestration", "StopDecision": "orchestration"}
+"""Public names and the subpackage each loads from on first use (:mod:`advisor._lazy`)."""
+
 
 def __getattr__(name: str) -> "Any":
-    if name in __all__:
-        import advisor.orchestration
-
-        value = getattr(advisor.orchestration, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return _load(__name__, _LAZY, name, globals())

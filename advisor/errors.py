@@ -16,17 +16,27 @@
     │                                               the verdict rules
     ├── WorkspaceError(AdvisorError, ValueError)    the workspace given to the investigation tools
     │                                               is not a directory
+    ├── ToolFailure(AdvisorError, RuntimeError)     an investigation tool call that cannot be carried
+    │                                               out (a refused path, a bad pattern); caught by the
+    │                                               tools: its message is the advisor's error result
     ├── LedgerTooLarge(AdvisorError, ValueError)    even trimmed, the ledger exceeds its token
     │                                               budget: the consultation is skipped
     ├── ConsultationNotFound(AdvisorError, LookupError)
     │                                               no consultation in the log has that id (or
     │                                               the prefix names several)
     ├── InputError(AdvisorError, OSError)           a path or stream given to a command that it
-    │                                               cannot read (missing, a directory, a device,
-    │                                               a pipe nobody writes to), or a file of its own
-    │                                               state under ``$WITNESS_HOME`` it cannot read
+    │   │                                           cannot read (missing, a directory, a device,
+    │   │                                           a pipe nobody writes to), or a file of its own
+    │   │                                           state under ``$WITNESS_HOME`` it cannot read
+    │   └── StreamProblem(InputError)               the same said of a stream without naming it
+    │                                               (the command names it when it reports it)
+    ├── BinaryInput(AdvisorError, ValueError)       ``witness check --batch``: its input holds a NUL
+    │                                               byte (binary data, which may never end)
     ├── SessionNotFound(AdvisorError, LookupError)  ``witness mcp``: no transcript is known to hold
     │                                               the call (it is answered from no session's)
+    ├── Unjudged(AdvisorError, ValueError)          a Stop hook cannot judge the stopping agent's
+    │                                               work (no transcript, one it cannot read); the
+    │                                               hook allows the stop and says why
     ├── OrchestrationError(AdvisorError, RuntimeError)
     │   │                                           ``AdvisorHost`` refuses a lifecycle call
     │   ├── UnknownAgent(OrchestrationError, KeyError)
@@ -37,8 +47,15 @@
     │   ├── StepRefused(OrchestrationError, PermissionError)
     │   │                                           an advisor step without a live activation
     │   │                                           (or with a foreign message in its batch)
-    │   └── ToolNotPermitted(OrchestrationError, PermissionError)
-    │                                               an advisor tool outside its ceiling
+    │   ├── ToolNotPermitted(OrchestrationError, PermissionError)
+    │   │                                           an advisor tool outside its ceiling
+    │   ├── BudgetRefused(OrchestrationError, PermissionError)
+    │   │                                           the task tree's budget cannot cover one more
+    │   │                                           consultation (a refusal report, never raised out)
+    │   └── TurnRefused(OrchestrationError, PermissionError)
+    │                                               a consultation turn refused before dispatch
+    │                                               (coverage, model, continuation, lease …); the
+    │                                               host answers it as a ``refused`` report
     └── GatewayError(AdvisorError, RuntimeError)    ``witness serve``: a request it cannot carry out;
         │                                           each carries its HTTP status and error code
         ├── BadRequest(GatewayError, ValueError)    the client's fault: malformed JSON, unknown
@@ -61,7 +78,9 @@ from __future__ import annotations
 __all__ = [
     "AdvisorError",
     "BadRequest",
+    "BinaryInput",
     "BudgetExceeded",
+    "BudgetRefused",
     "ConfigError",
     "ConsultationNotFound",
     "GatewayError",
@@ -74,7 +93,11 @@ __all__ = [
     "RegistrationError",
     "SessionNotFound",
     "StepRefused",
+    "StreamProblem",
+    "ToolFailure",
     "ToolNotPermitted",
+    "TurnRefused",
+    "Unjudged",
     "UnknownAgent",
     "UpstreamFailed",
     "UpstreamTimeout",
@@ -114,12 +137,27 @@ class VerdictError(AdvisorError, ValueError):
 
 
 class WorkspaceError(AdvisorError, ValueError):
-    """The workspace the investigation tools are confined to is not a directory."""
+    """The workspace the investigation tools are confined to is not a directory, or is the file system's root or
+    the home directory."""
 
 
 class LedgerTooLarge(AdvisorError, ValueError):
     """Even with every earlier block left out and the verbatim tail cut down, the request exceeds its
     token budget: the task and the most recent work alone are too large to consult on."""
+
+
+class ToolFailure(AdvisorError, RuntimeError):
+    """An investigation tool call that cannot be carried out (a refused path, a bad pattern …); its message
+    is the error result the advisor sees."""
+
+
+class Unjudged(AdvisorError, ValueError):
+    """A Stop hook cannot judge the stopping agent's work; the message says why (the stop is allowed)."""
+
+    def __init__(self, message: str, *, unreadable: bool = False) -> None:
+        super().__init__(message)
+        self.unreadable = unreadable
+        """The transcript is no session a reader knows: the user is told nothing was checked."""
 
 
 class ConsultationNotFound(AdvisorError, LookupError):
@@ -136,6 +174,16 @@ class InputError(AdvisorError, OSError):
 
     def __str__(self) -> str:
         return self.message
+
+
+class StreamProblem(InputError):
+    """A stream that cannot be read as asked; the message says why without naming the stream (the
+    command names it as the user wrote it when it reports the problem)."""
+
+
+class BinaryInput(AdvisorError, ValueError):
+    """The ``witness check --batch`` input holds a NUL byte: it is binary data (``/dev/zero``), not
+    commands, and may never end."""
 
 
 class SessionNotFound(AdvisorError, LookupError):
@@ -168,6 +216,19 @@ class StepRefused(OrchestrationError, PermissionError):
 class ToolNotPermitted(OrchestrationError, PermissionError):
     """An advisor tool call outside the advisor's ceiling (pinned ceiling ∩ the root's current
     policy ∩ what the requester can see), or a tool never granted to advisors at all."""
+
+
+class BudgetRefused(OrchestrationError, PermissionError):
+    """The task tree's budget cannot cover one more consultation (the total or the agent's manual cap)."""
+
+
+class TurnRefused(OrchestrationError, PermissionError):
+    """A consultation turn refused before dispatch: nothing was sent, spent or held."""
+
+    def __init__(self, message: str, *, backoff: bool = False) -> None:
+        super().__init__(message)
+        self.backoff = backoff
+        """An automatic trigger that failed this way backs off before it is tried again."""
 
 
 class GatewayError(AdvisorError, RuntimeError):

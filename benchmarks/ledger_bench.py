@@ -51,13 +51,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, ConsultSettings, investigation_tools
-from advisor.ledger import Ledger, SessionAgent, redact
+from advisor.ledger import Ledger, redact
+from advisor.prompt import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, investigation_tools
 from obligations import (
     AssistantMessage,
     Compaction,
     Event,
     HostMessage,
+    SessionAgent,
     ToolCompleted,
     ToolDispatched,
     UserMessage,
@@ -72,7 +73,7 @@ HOSTS = ("claude-code", "codex", "pi")
 IMAGE_CHARS = 4800
 COMPACT_AT = 600_000
 """Characters of context at which the synthetic sessions compact (about 150,000 tokens, where Claude Code does)."""
-DECLARED = investigation_tools(ConsultSettings())
+DECLARED = investigation_tools()
 TOOLS = [{"type": "function", "function": {"name": t.name, "description": t.description, "parameters": t.parameters}}
          for t in DECLARED]
 

@@ -18,7 +18,7 @@ the transcript readers in ``obligations.sources``); everything else lives in pri
 
 from ._answers import AgentInfo, ClaimResult, ReviewTicket, Task
 from ._audit import audit
-from ._calls import shell_command
+from ._calls import PATCH_MARK, PATH_KEYS, shell_command, targets_of
 from ._config import (
     DEFAULT_DELEGATION_TOOLS,
     DEFAULT_EDIT_TOOLS,
@@ -47,9 +47,11 @@ from ._fingerprints import fingerprint, normalize
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
 from ._notices import Notice
 from ._outcomes import ERROR_CODES, classify
-from ._redact import RedactionKind, redact, redact_value, redaction_kinds
+from ._records import CallRecord, CheckVerdict, call_record
+from ._redact import RedactionKind, redact, redact_line, redact_value, redaction_kinds
 from ._redact_events import redact_event
-from ._reports import EndedTask, ItemReport, Reopening, SessionAudit, SkippedLine, WitnessRef
+from ._reports import EndedTask, ItemReport, ObligationsReport, Reopening, SessionAudit, SkippedLine, WitnessRef
+from ._session import SessionAgent, until_call
 from ._tracker import Tracker
 from ._vocabulary import (
     AGENT_ROLES,
@@ -59,6 +61,7 @@ from ._vocabulary import (
     ITEM_KINDS,
     ITEM_STATES,
     OUTCOMES,
+    ROOT_AGENT,
     TRANSCRIPT_FORMATS,
     AgentRole,
     CallKind,
@@ -79,6 +82,7 @@ from ._wording import NO_RECORD, block_reason, closes_by, release_message
 from .errors import (
     InvalidConfig,
     MalformedEntry,
+    NoSuchCall,
     NotAnEvent,
     NotATranscript,
     ObligationsError,
@@ -104,7 +108,10 @@ __all__ = [
     "ITEM_STATES",
     "NO_RECORD",
     "OUTCOMES",
+    "PATCH_MARK",
+    "PATH_KEYS",
     "REMINDER_BUDGET",
+    "ROOT_AGENT",
     "TRANSCRIPT_FORMATS",
     "AgentDisposed",
     "AgentInfo",
@@ -114,7 +121,9 @@ __all__ = [
     "Attempt",
     "BaseEvent",
     "CallKind",
+    "CallRecord",
     "Change",
+    "CheckVerdict",
     "Claim",
     "ClaimResult",
     "Compaction",
@@ -135,11 +144,13 @@ __all__ = [
     "ItemReport",
     "ItemState",
     "MalformedEntry",
+    "NoSuchCall",
     "NotATranscript",
     "NotAnEvent",
     "Notice",
     "NoticeKind",
     "ObligationsError",
+    "ObligationsReport",
     "Outcome",
     "RedactionKind",
     "Reopening",
@@ -147,6 +158,7 @@ __all__ = [
     "ResolutionKind",
     "ReviewOutcome",
     "ReviewTicket",
+    "SessionAgent",
     "SessionAudit",
     "Signal",
     "SignalKind",
@@ -168,6 +180,7 @@ __all__ = [
     "WitnessRef",
     "audit",
     "block_reason",
+    "call_record",
     "classify",
     "closes_by",
     "event_from_dict",
@@ -177,8 +190,11 @@ __all__ = [
     "normalize",
     "redact",
     "redact_event",
+    "redact_line",
     "redact_value",
     "redaction_kinds",
     "release_message",
     "shell_command",
+    "targets_of",
+    "until_call",
 ]

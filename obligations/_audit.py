@@ -18,8 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ._config import TrackerConfig
-from ._items import Item
-from ._reports import ItemReport, SessionAudit, SkippedLine
+from ._reports import SessionAudit, SkippedLine
 from ._tracker import Tracker
 from .errors import NotATranscript
 
@@ -46,43 +45,12 @@ def audit(path: str | Path, config: TrackerConfig | None = None, *,
     except NotATranscript as error:
         return SessionAudit(path=str(path), error=f"{error.WHAT}: {error.reason}")
     report = transcript.report
-    items = tracker.all_items()
-    ended = tracker.ended_tasks()
-    resolved = [*(item for task in ended for item in (*task.resolved, *task.resolved_later)),
-                *(item for item in items if item.state == "resolved")]
-    current = [item for item in items if item.state == "open"]
-    rows = _latest_only([*(item for task in ended for item in task.unresolved), *current])
-    ids = {item.id for item in current}
+    rows = tracker.report()
     return SessionAudit(
         path=str(path), format=transcript.format, session_id=report.session_id, events=events,
         tool_calls=report.tool_calls, lines=report.lines, skipped_lines=report.skipped_count,
         skipped_examples=tuple(SkippedLine(line=line, reason=reason) for line, reason in report.skipped[:_EXAMPLES]),
         read_error=report.error, unknown_results=tracker.lost_results, without_exit_code=report.no_exit_code,
-        abandoned=report.abandoned, duplicates=report.duplicates,
-        open=tuple(_report(item, folded) for item, folded in rows if item.id in ids),
-        earlier=tuple(_report(item, folded) for item, folded in rows if item.id not in ids),
-        resolved=tuple(ItemReport.of(item) for item in resolved),
+        abandoned=report.abandoned, duplicates=report.duplicates, open=rows.open, earlier=rows.earlier,
+        resolved=rows.resolved,
     )
-
-
-def _same(item: Item) -> tuple[str, str | None, str | None, str | None]:
-    return item.kind, item.key, item.cwd, item.claim_id
-
-
-def _latest_only(items: list[Item]) -> list[tuple[Item, list[Item]]]:
-    """One row per check still unresolved (``items`` oldest first): its latest item, with the older
-    ones of the same check in the same place folded into it. A keyless claim is its own row."""
-    rows: dict[tuple[str, str | None, str | None, str | None], list[Item]] = {}
-    for item in items:
-        rows.setdefault(_same(item) if item.key is not None else (item.id, None, None, None), []).append(item)
-    return [(group[-1], group[:-1]) for group in rows.values()]
-
-
-def _report(item: Item, folded: list[Item]) -> ItemReport:
-    """The row of ``item``, counting the failures of the older unresolved items of its check."""
-    row = ItemReport.of(item)
-    if not folded:
-        return row
-    older = [ItemReport.of(old) for old in folded]
-    return row.model_copy(update={"failures": row.failures + sum(old.failures for old in older),
-                                  "first_failed_at": older[0].first_failed_at or row.first_failed_at})

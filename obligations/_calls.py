@@ -19,7 +19,10 @@ from ._consultations import advisor_named, obligations_named
 from ._vocabulary import CallKind
 
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
-_PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file", "filename", "file")
+PATCH_MARK = "*** Begin Patch"
+"""How a patch argument opens (Codex's ``apply_patch``, Oh My Pi's ``edit``)."""
+PATH_KEYS = ("file_path", "path", "filePath", "notebook_path", "target_file", "filename", "file")
+"""The argument names that hold the path a tool works on, every host's, in the order they are tried."""
 _SHELL_PROGRAMS = frozenset({"bash", "sh", "zsh", "dash", "ksh"})
 _DEFAULT = TrackerConfig()
 """Programs whose ``-c`` argument is the command line, in an argv such as ``["bash", "-lc", "npm test"]``."""
@@ -63,8 +66,8 @@ def interpret(tool: str, arguments: dict[str, Any], shell: shellparse.Shell | No
     if name in config.read_only_tools:
         return Call(tool, "read", None, None, False, ())
     if name in config.edit_tools:
-        return Call(tool, "edit", None, None, True, _targets(arguments))
-    return Call(tool, "other", None, None, True, _targets(arguments))
+        return Call(tool, "edit", None, None, True, targets_of(arguments))
+    return Call(tool, "other", None, None, True, targets_of(arguments))
 
 
 class Interpreter:
@@ -88,7 +91,7 @@ class Interpreter:
             kind = interpret(tool, {}, None, self.config).kind  # without a command: its kind, not an analysis
             self._remember(self._kinds, tool, kind)
         if kind == "edit" or kind == "other":
-            return Call(tool, kind, None, None, True, _targets(arguments))
+            return Call(tool, kind, None, None, True, targets_of(arguments))
         key = (tool, _command(arguments), shell) if kind == "shell" else (tool, None, None)
         call = self._calls.get(key)
         if call is None:
@@ -130,10 +133,12 @@ def _command(arguments: dict[str, Any]) -> str | None:
     return None
 
 
-def _targets(arguments: dict[str, Any]) -> tuple[str, ...]:
-    found = [str(arguments[key]) for key in _PATH_KEYS if isinstance(arguments.get(key), str)]
-    for key in ("patch", "input", "content"):
-        value = arguments.get(key)
-        if isinstance(value, str) and "*** " in value:
+def targets_of(arguments: dict[str, Any]) -> tuple[str, ...]:
+    """The paths a call's arguments name: its path arguments (:data:`PATH_KEYS`), then the files a patch
+    adds, updates or deletes (a ``patch``, ``input`` or ``content`` argument, or any that opens with
+    :data:`PATCH_MARK`), each once."""
+    found = [str(arguments[key]) for key in PATH_KEYS if isinstance(arguments.get(key), str)]
+    for key, value in arguments.items():
+        if isinstance(value, str) and "*** " in value and (key in ("patch", "input", "content") or PATCH_MARK in value):
             found.extend(match.strip() for match in _PATCH_FILE.findall(value))
     return tuple(dict.fromkeys(found))

@@ -19,7 +19,7 @@ REMINDER_BUDGET = 3
 
 DEFAULT_SHELL_TOOLS = frozenset({"bash", "sh", "zsh", "pwsh", "powershell", "shell", "exec_command", "terminal",
                                  "local_shell", "shell_command", "run_terminal_cmd", "execute_command", "run_command",
-                                 "run_shell_command"})
+                                 "run_shell_command", "execute"})
 """Tools whose ``command``/``cmd`` argument is a command line the tracker analyses."""
 DEFAULT_PWSH_TOOLS = frozenset({"pwsh", "powershell"})
 """Shell tools whose commands are PowerShell unless the event says otherwise."""
@@ -37,6 +37,8 @@ DEFAULT_READ_ONLY_TOOLS = frozenset({
     # Gemini CLI's readers, searches, plans and questions
     "read_many_files", "list_directory", "grep_search", "search_file_content", "google_web_search", "write_todos",
     "enter_plan_mode", "exit_plan_mode", "ask_user", "get_internal_docs", "activate_skill",
+    # Factory Droid's fetcher; Qwen Code's questions
+    "fetchurl", "ask_user_question",
 })
 """Tools that never change the workspace."""
 DEFAULT_EDIT_TOOLS = frozenset({"edit", "write", "multiedit", "notebookedit", "apply_patch", "replace", "delete",

@@ -16,16 +16,13 @@ secret). Redact whole texts before cutting them: a secret cut in half is no long
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
+from ._secret_patterns import Spans, Subject, compiled, finditer, match_at, search
 from ._secret_rules import Allowance, SecretRule, rule_set
-
-if TYPE_CHECKING:
-    import regex
 
 RedactionKind = str
 """What a redaction marker says was there: the id of the rule that found it (``github-pat``,
@@ -43,22 +40,6 @@ class _Finding(NamedTuple):
     start: int
     end: int
     kind: str
-
-
-@cache
-def _compiled(pattern: str) -> re.Pattern[str] | regex.Pattern[str]:
-    """The pattern compiled on first use (most rules never run in a process: their keywords are
-    absent; compiling them all takes a sixth of a second, and every Stop hook imports this module).
-    ASCII classes, as in Go; the standard library's engine, three times faster, where it reads the
-    pattern as Go does, else ``regex`` (Go's inline flags mid-pattern, POSIX classes, ``\\z``)."""
-    if "[[:" not in pattern:
-        try:
-            return re.compile(pattern, re.ASCII)
-        except re.error:
-            pass
-    import regex
-
-    return regex.compile(pattern, regex.ASCII)
 
 
 @cache
@@ -85,6 +66,8 @@ def _due(text: str) -> Due:
     run. Keywords are found in the lower-cased text; its positions are the text's when lower-casing kept
     every character one character (it does but for a few non-ASCII letters, ``İ``)."""
     lower = text.lower()
+    if not lower.isascii():  # a lone surrogate (half an emoji a tool cut) is no UTF-8: read as `?`, one for one
+        lower = lower.encode("utf-8", "replace").decode("utf-8")
     automaton, rules, leads = _keyword_index()
     held: set[int] = set()
     places: dict[int, list[int]] = {}
@@ -100,19 +83,19 @@ def _due(text: str) -> Due:
     return dict(sorted(due.items()))
 
 
-def _matches(rule: SecretRule, text: str, starts: list[int] | None) -> Iterator[re.Match[str] | regex.Match[str]]:
-    """The rule's matches in ``text``. A semi-generic rule (one with a lead) matches only where one of its
+def _matches(rule: SecretRule, subject: Subject, starts: list[int] | None) -> Iterator[Spans]:
+    """The rule's matches in the text. A semi-generic rule (one with a lead) matches only where one of its
     keywords starts — its pattern opens with them — so it is tried at those places alone, not at every
     character of the text; any other rule is searched for."""
-    pattern = _compiled(rule.pattern)
+    pattern = compiled(rule.pattern)
     if not rule.lead or starts is None:
-        yield from pattern.finditer(text)
+        yield from finditer(pattern, subject)
         return
     end = 0
     for start in sorted(set(starts)):
-        if start >= end and (found := pattern.match(text, start)) is not None:
+        if start >= end and (found := match_at(pattern, subject, start)) is not None:
             yield found
-            end = max(found.end(), start + 1)
+            end = max(found[0][1], start + 1)
 
 
 def shannon_entropy(text: str) -> float:
@@ -123,15 +106,13 @@ def shannon_entropy(text: str) -> float:
     return -sum(count / size * math.log2(count / size) for count in Counter(text).values())
 
 
-def _secret_span(rule: SecretRule, match: re.Match[str] | regex.Match[str]) -> tuple[int, int]:
-    if match.re.groups:
-        if rule.secret_group:
-            return match.span(rule.secret_group)
-        for group in range(1, match.re.groups + 1):
-            start, end = match.span(group)
-            if end > start:
-                return start, end
-    return match.span()
+def _secret_span(rule: SecretRule, match: Spans) -> tuple[int, int]:
+    if rule.secret_group and rule.secret_group < len(match):
+        return match[rule.secret_group]
+    for start, end in match[1:]:
+        if end > start:
+            return start, end
+    return match[0]
 
 
 def _unquoted(text: str, start: int, end: int) -> tuple[int, int]:
@@ -154,31 +135,32 @@ def _allowed(allowances: tuple[Allowance, ...], secret: str, match: str, line: C
             return True
         if allowance.regexes:
             target = secret if allowance.target == "secret" else match if allowance.target == "match" else line()
-            if any(_compiled(pattern).search(target) for pattern in allowance.regexes):
+            if any(search(compiled(pattern), target) for pattern in allowance.regexes):
                 return True
     return False
 
 
-def _whole(rule: SecretRule, text: str, match: re.Match[str] | regex.Match[str]) -> str:
+def _whole(rule: SecretRule, text: str, match: Spans) -> str:
     """The match as gitleaks sees it: with the identifier characters its rule's lead takes before it."""
-    start = match.start()
+    start, end = match[0]
     floor = max(0, start - rule.lead)
     while start > floor and (text[start - 1].isascii() and (text[start - 1].isalnum() or text[start - 1] in "_.-")):
         start -= 1
-    return text[start:match.end()]
+    return text[start:end]
 
 
-def _findings(rule: SecretRule, text: str, allowances: tuple[Allowance, ...],
+def _findings(rule: SecretRule, subject: Subject, allowances: tuple[Allowance, ...],
               starts: list[int] | None = None) -> Iterator[_Finding]:
-    if rule.prefilter is not None and _compiled(rule.prefilter).search(text) is None:
+    if rule.prefilter is not None and not search(compiled(rule.prefilter), subject):
         return
-    for match in _matches(rule, text, starts):
+    text = subject.text
+    for match in _matches(rule, subject, starts):
         start, end = _secret_span(rule, match)
         secret = text[start:end]
         if not secret.strip() or (rule.entropy and shannon_entropy(secret) <= rule.entropy):
             continue
         whole = _whole(rule, text, match)
-        line = partial(_line, text, match.start(), match.end())  # only an allowlist by line reads it
+        line = partial(_line, text, *match[0])  # only an allowlist by line reads it
         if _allowed(allowances, secret, whole, line) or _allowed(rule.allowances, secret, whole, line):
             continue
         start, end = _unquoted(text, start, end)
@@ -187,7 +169,7 @@ def _findings(rule: SecretRule, text: str, allowances: tuple[Allowance, ...],
 
 def _markers(text: str) -> list[tuple[int, int]]:
     """Where markers already are (what was redacted stays as it is)."""
-    return [found.span() for found in _compiled(r"\[REDACTED:[A-Za-z0-9._-]+\]").finditer(text)]
+    return [found[0] for found in finditer(compiled(r"\[REDACTED:[A-Za-z0-9._-]+\]"), Subject(text))]
 
 
 def _merged(found: list[_Finding], kept: list[tuple[int, int]]) -> list[_Finding]:
@@ -216,8 +198,9 @@ def redact_by(text: str, due: Due | Iterable[int]) -> str:
     keywords it holds, tried where they start)."""
     rules = rule_set()
     places: Due = due if isinstance(due, dict) else dict.fromkeys(due)
+    subject = Subject(text)
     found = [finding for number, starts in places.items()
-             for finding in _findings(rules.rules[number], text, rules.allowances, starts)]
+             for finding in _findings(rules.rules[number], subject, rules.allowances, starts)]
     if not found:
         return text
     pieces: list[str] = []
@@ -229,9 +212,11 @@ def redact_by(text: str, due: Due | Iterable[int]) -> str:
     return "".join(pieces)
 
 
-def redact_line(text: str, limit: int = 300) -> str:
-    """``text`` redacted, then cut to ``limit`` characters (for one-line summaries)."""
-    text = redact(text)
+def redact_line(text: str, limit: int = 300, *, redactor: Callable[[str], str] | None = None) -> str:
+    """``text`` redacted whole (by ``redactor``, default :func:`redact`), then cut to ``limit`` characters: the
+    one way to shorten a text that may hold a secret (one cut first would leave a secret's head that no
+    rule recognises)."""
+    text = (redactor or redact)(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -7,6 +7,7 @@ their JSON form, which ``witness audit --json`` prints.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, computed_field
@@ -14,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, computed_field
 from shellparse import CheckKind
 
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition
-from ._vocabulary import ItemKind, ItemState, TranscriptFormat
+from ._vocabulary import ROOT_AGENT, ItemKind, ItemState, TranscriptFormat
 
 _FROZEN = ConfigDict(extra="ignore", frozen=True)
 # The field docstrings are documentation only: pydantic's use_attribute_docstrings would read
@@ -94,6 +95,8 @@ class ItemReport(BaseModel):
     """The item's id."""
     kind: ItemKind
     """A failed check, or a contradicted claim."""
+    agent_id: str = ROOT_AGENT
+    """The root agent whose obligation it is."""
     check: str | None
     """The check's statement."""
     check_kind: CheckKind | None
@@ -114,6 +117,11 @@ class ItemReport(BaseModel):
     """Where the first failure was read from."""
     last_failed_at: str | None
     """Where the latest failure was read from."""
+    last_failed_call: str | None = None
+    """The tool call of the latest failure (for a claim, the call that ran its check)."""
+    earlier_tasks: int = 0
+    """How many earlier tasks left this check unresolved when the user moved on (their items are
+    folded into this row: their failures are counted in ``failures``)."""
     last_attempt: Attempt | None
     """The last run that reported success but did not count, and why."""
     witness: WitnessRef | None
@@ -136,11 +144,12 @@ class ItemReport(BaseModel):
         last = item.history[-1] if item.history else None
         reopened = last if last is not None and last.change == "reopened" and item.state == "open" else None
         return cls(
-            id=item.id, kind=item.kind, check=item.check, check_kind=item.check_kind,
+            id=item.id, kind=item.kind, agent_id=item.agent_id, check=item.check, check_kind=item.check_kind,
             claim_id=item.claim_id if item.kind == "claim-contradicted" else None, cwd=item.cwd,
             failed_by=item.failed_by, state=item.state,
             summary=item.summary, failures=item.repeat_count, first_failed_at=first.origin if first else None,
-            last_failed_at=failures[-1].origin if failures else None, last_attempt=item.last_attempt,
+            last_failed_at=failures[-1].origin if failures else None, last_failed_call=item.latest_failure_call,
+            last_attempt=item.last_attempt,
             witness=_witness(item.resolution, witness) if witness is not None and item.state == "resolved" else None,
             reopened=_reopening(item, reopened) if reopened is not None else None,
             disposition=item.disposition, correction=item.correction, closes_by=item.closes_by,
@@ -159,6 +168,68 @@ def _witness(resolution: Resolution | None, transition: Transition) -> WitnessRe
                       covering=resolution.covering if resolution is not None else False,
                       later=resolution is not None and resolution.kind == "reverified-later",
                       command=resolution.command if resolution is not None else None)
+
+
+class ObligationsReport(BaseModel):
+    """What the tracker says of every obligation: open in the current task, left unresolved by an
+    earlier task, and resolved. ``witness audit`` reports exactly these rows; the advisor's ledger,
+    case packets and the MCP ``obligations`` tool show them."""
+
+    model_config = _FROZEN
+
+    open: tuple[ItemReport, ...] = ()
+    """Obligations open in a current task (one row per check: the earlier tasks that left the same
+    check unresolved are folded into it)."""
+    earlier: tuple[ItemReport, ...] = ()
+    """Obligations left unresolved when a later task began, and not open again now."""
+    resolved: tuple[ItemReport, ...] = ()
+    """Obligations closed by a witness: in the task they were opened in, or later (``witness.later``)."""
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def unresolved(self) -> int:
+        """How many obligations were never re-verified."""
+        return len(self.open) + len(self.earlier)
+
+    @classmethod
+    def of(cls, current: Iterable[Item], ended: Iterable[EndedTask], agent_id: str | None = None) -> ObligationsReport:
+        """The rows of the current tasks' items and the ended tasks' (of one root agent, or all)."""
+        mine = [task for task in ended if agent_id is None or task.agent_id == agent_id]
+        items = [item for item in current if agent_id is None or item.agent_id == agent_id]
+        resolved = [*(item for task in mine for item in (*task.resolved, *task.resolved_later)),
+                    *(item for item in items if item.state == "resolved")]
+        still = [item for item in items if item.state == "open"]
+        rows = _latest_only([*(item for task in mine for item in task.unresolved), *still])
+        ids = {item.id for item in still}
+        return cls(open=tuple(_folded(item, older, ended=False) for item, older in rows if item.id in ids),
+                   earlier=tuple(_folded(item, older, ended=True) for item, older in rows if item.id not in ids),
+                   resolved=tuple(ItemReport.of(item) for item in resolved))
+
+
+def _same(item: Item) -> tuple[str, str | None, str | None, str | None]:
+    return item.kind, item.key, item.cwd, item.claim_id
+
+
+def _latest_only(items: list[Item]) -> list[tuple[Item, list[Item]]]:
+    """One row per check still unresolved (``items`` oldest first): its latest item, with the older
+    ones of the same check in the same place folded into it. A keyless claim is its own row."""
+    rows: dict[tuple[str, str | None, str | None, str | None], list[Item]] = {}
+    for item in items:
+        rows.setdefault(_same(item) if item.key is not None else (item.id, None, None, None), []).append(item)
+    return [(group[-1], group[:-1]) for group in rows.values()]
+
+
+def _folded(item: Item, folded: list[Item], *, ended: bool) -> ItemReport:
+    """The row of ``item``, counting the failures of the older unresolved items of its check (each
+    an earlier task's); ``ended``: ``item``'s own task has ended too."""
+    row = ItemReport.of(item)
+    earlier = len(folded) + (1 if ended else 0)
+    if not folded:
+        return row.model_copy(update={"earlier_tasks": earlier}) if earlier else row
+    older = [ItemReport.of(old) for old in folded]
+    return row.model_copy(update={"failures": row.failures + sum(old.failures for old in older),
+                                  "first_failed_at": older[0].first_failed_at or row.first_failed_at,
+                                  "earlier_tasks": earlier})
 
 
 class SkippedLine(BaseModel):

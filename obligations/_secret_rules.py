@@ -72,7 +72,7 @@ class SecretRule:
     description: str
     """What it finds."""
     pattern: str
-    """The pattern (Python ``regex`` syntax, which reads Go's inline flags as Go does)."""
+    """The pattern (RE2's syntax, as Go reads it; run on RE2 when it compiles there, else on Python's ``re``)."""
     keywords: tuple[str, ...]
     """Lower-case words one of which a text must hold for the rule to run (empty: always runs)."""
     entropy: float

@@ -28,17 +28,18 @@ from ._events._tool_completed import ToolCompleted
 from ._events._tool_dispatched import ToolDispatched
 from ._events._union import EVENT_CLASSES, Event
 from ._events._user_message import UserMessage
-from ._fingerprints import fingerprint, target_fingerprint
+from ._fingerprints import target_fingerprint
 from ._items import Attempt, Correction, Disposition, Item, Resolution, Transition, item_id
-from ._judgements import Judgement, judge
+from ._judgements import Judgement
 from ._location import location
 from ._notices import Notice, open_notice, reminder
-from ._outcomes import EXCLUDED, classify
+from ._outcomes import EXCLUDED
+from ._records import FAILED, CallRecord, completed_record, dispatched_record, failure_print, judged
 from ._redact import redact_line as redact
-from ._reports import EndedTask
+from ._reports import EndedTask, ObligationsReport
 from ._state import Agent, Evidence, Pending, Place, Scope, TrackerState
 from ._summary import judged_summary, shown
-from ._vocabulary import AgentRole, DispositionKind, Outcome, ResolutionKind, ReviewOutcome, check_kind
+from ._vocabulary import ROOT_AGENT, AgentRole, DispositionKind, Outcome, ResolutionKind, ReviewOutcome, check_kind
 from ._witness import candidates, why_not
 from .errors import NotAnEvent
 
@@ -70,6 +71,10 @@ class Tracker:
         self._interpret = Interpreter(self.config)
         self._ids: dict[tuple[str, int, str, str | None], str] = {}
         """Item ids already made (a hash each): a failing check fails again and again."""
+        self._listeners: list[Callable[[CallRecord], None]] = []
+        self._read: tuple[ToolDispatched, Call] | None = None
+        """The call :meth:`interpret` read last: a host asks before it hands the same event on, and the
+        dispatch takes that reading instead of making it again."""
 
     @property
     def tick(self) -> int:
@@ -80,6 +85,18 @@ class Tracker:
     def lost_results(self) -> int:
         """Results received whose dispatch was never seen (they count as potential mutations)."""
         return self._state.lost_results
+
+    def interpret(self, event: ToolDispatched) -> CallRecord:
+        """What this tracker reads a dispatched call as — its kind, command, whether it may change the
+        workspace, its targets and checks — without taking it (nothing changes)."""
+        call = self._interpret(event.tool, event.arguments, event.shell)
+        self._read = (event, call)
+        return dispatched_record(call, call_id=event.call_id, agent_id=event.agent_id, cwd=event.cwd)
+
+    def watch(self, listener: Callable[[CallRecord], None]) -> None:
+        """Call ``listener`` with the record of every completed call whose dispatch this tracker took,
+        once the tracker has taken the result (its obligations are already up to date)."""
+        self._listeners.append(listener)
 
     # -- events -----------------------------------------------------------------------------
 
@@ -184,7 +201,9 @@ class Tracker:
     def _dispatched(self, event: ToolDispatched) -> None:
         state = self._state
         agent = self._agent(event.agent_id)
-        call = self._interpret(event.tool, event.arguments, event.shell)
+        read, self._read = self._read, None
+        call = read[1] if read is not None and read[0] is event else self._interpret(event.tool, event.arguments,
+                                                                                     event.shell)
         root = self._agent(agent.root)
         state.pending[event.call_id] = Pending(event.call_id, agent.id, root.id, root.life, root.task, state.tick,
                                                call, event.cwd)
@@ -214,15 +233,28 @@ class Tracker:
         root = state.agents.get(pending.root)
         if call.mutates:
             self._scope(pending.root).finished(pending.call_id, state.tick)
-        if agent is None or root is None or pending.task != root.task or pending.life != root.life:
+        current = not (agent is None or root is None or pending.task != root.task or pending.life != root.life)
+        if not current and not self._listeners:
             return  # the agent is gone or a new task began: effects counted, nothing else
-        outcome = classify(call, event.exit_code, event.is_error, event.error_code, event.error_message)
-        judgements = judge(call, event) if outcome not in EXCLUDED else []
-        if outcome == "success" and any(j.verdict == "failed" for j in judgements):
-            outcome = "validation-failure"  # the output shows a failure the status hid
-        failed = outcome in ("validation-failure", "unknown-failure")
+        outcome, judgements = judged(call, event)
+        failed = outcome in FAILED
+        # Only failures are fingerprinted: normalising every output is the costliest step of a replay.
+        mark = failure_print(call, event) if failed and (self._listeners or self.config.escalation) else None
+        if current and agent is not None and root is not None:
+            self._take(agent, root, pending, event, outcome, judgements, mark)
+        if self._listeners:
+            done = completed_record(call, event, agent_id=pending.agent_id, cwd=pending.cwd, dispatched=pending.tick,
+                                    outcome=outcome, judgements=judgements, fingerprint=mark, tick=state.tick,
+                                    current=current)
+            for listener in self._listeners:
+                listener(done)
+
+    def _take(self, agent: Agent, root: Agent, pending: Pending, event: ToolCompleted, outcome: Outcome,
+              judgements: list[Judgement], mark: str | None) -> None:
+        """A completion in its agent's current task: its score, its obligations and witnesses."""
+        call = pending.call
         if self.config.escalation is not None:
-            self._score(agent, pending, event, outcome, failed, self.config.escalation)
+            self._score(agent, pending, event, outcome, mark, self.config.escalation)
         if outcome in EXCLUDED and outcome != "tool-infrastructure-error":
             return
         rewrote = shellparse.rewrite_evidence(event.output or "") if call.kind == "shell" else None
@@ -236,20 +268,17 @@ class Tracker:
             elif judgement.verdict == "passed":
                 self._passed(root, agent, pending, judgement.check, event)
 
-    def _score(self, agent: Agent, pending: Pending, event: ToolCompleted, outcome: Outcome, failed: bool,
+    def _score(self, agent: Agent, pending: Pending, event: ToolCompleted, outcome: Outcome, mark: str | None,
                config: EscalationConfig) -> None:
         """The completion's evidence and signals for the agent's escalation score."""
         call, tick = pending.call, self._state.tick
-        # Only failures are fingerprinted: normalising every output is the costliest step of a replay.
-        failure_print = fingerprint(call.tool, event.error_message or event.output or f"exit {event.exit_code}") \
-            if failed else None
         agent.escalation.observe({"tick": tick, "call_id": pending.call_id, "tool": call.tool, "outcome": outcome,
-                                  "exit_code": event.exit_code, "fingerprint": failure_print}, config)
+                                  "exit_code": event.exit_code, "fingerprint": mark}, config)
         if call.kind in ("edit", "other") and call.targets:
             agent.escalation.edit(tick, call.targets, target_fingerprint(call.tool, call.targets), config)
-        if failure_print is not None:
+        if mark is not None:
             key = call.validation.key if call.validation is not None else None
-            agent.escalation.failure(tick, failure_print, key, event.is_error, config)
+            agent.escalation.failure(tick, mark, key, event.is_error, config)
 
     def _remember(self, root: Agent, pending: Pending, validation: shellparse.Validation) -> None:
         """Keep the call's check for claims that cite it (the newest ones only)."""
@@ -390,6 +419,12 @@ class Tracker:
                 "resolved_later": tuple(item for item in copied.unresolved if item.state == "resolved")}))
         return views
 
+    def report(self, agent_id: str | None = None) -> ObligationsReport:
+        """Every obligation as a report row (of one root agent, or all): open in the current task,
+        left unresolved by an earlier task, resolved — what ``witness audit`` prints, and what the
+        advisor is shown."""
+        return ObligationsReport.of(self._state.items.values(), self.ended_tasks(), agent_id)
+
     def agent_info(self, agent_id: str) -> AgentInfo | None:
         """The agent with this id, if the tracker has seen it (asking never creates one)."""
         agent = self._state.agents.get(agent_id)
@@ -403,7 +438,7 @@ class Tracker:
         return [AgentInfo(agent.id, agent.parent, agent.role, agent.root, agent.task)
                 for agent in self._state.agents.values() if agent.root == agent.id]
 
-    def current_task(self, agent_id: str = "root") -> Task | None:
+    def current_task(self, agent_id: str = ROOT_AGENT) -> Task | None:
         """The current task of the agent's root (a worker works in its root's task); ``None`` for an
         agent the tracker has not seen."""
         agent = self._state.agents.get(agent_id)
@@ -425,7 +460,7 @@ class Tracker:
                                                   if i.agent_id == agent.id and i.state == "open"]))
         return notices
 
-    def stop(self, agent_id: str = "root") -> Notice | None:
+    def stop(self, agent_id: str = ROOT_AGENT) -> Notice | None:
         """The agent is about to end its turn: a reminder, if one is due and the budget allows.
 
         At most one reminder per item revision, and at most ``reminder_budget`` per task."""
@@ -442,14 +477,14 @@ class Tracker:
         final = root.reminders_used >= self.config.reminder_budget
         return reminder(root.id, due, final)
 
-    def reminders_left(self, agent_id: str = "root") -> int:
+    def reminders_left(self, agent_id: str = ROOT_AGENT) -> int:
         """How many reminders the agent's task can still give."""
         return max(0, self.config.reminder_budget - self._agent(self._agent(agent_id).root).reminders_used)
 
     # -- claims, corrections, dispositions --------------------------------------------------------
 
     def register_claim(self, claim_id: str, summary: str, validation_call_id: str | None = None,
-                       agent_id: str = "root") -> ClaimResult:
+                       agent_id: str = ROOT_AGENT) -> ClaimResult:
         """Register a contradicted claim, bound to the check of ``validation_call_id``.
 
         The key comes from the tracker's own record of that call, never from the caller. An
@@ -498,7 +533,7 @@ class Tracker:
         return ClaimResult(True, "claim bound to its check", item.id)
 
     def correct(self, claim_id: str, document: str, change: str, evidence: str, item: str | None = None,
-                agent_id: str = "root") -> ClaimResult:
+                agent_id: str = ROOT_AGENT) -> ClaimResult:
         """Record a correction of a claim. It never closes anything by itself; a later witness does."""
         root = self._agent(self._agent(agent_id).root)
         if not (document and change and evidence):
@@ -534,14 +569,14 @@ class Tracker:
 
     # -- escalation and reviews -------------------------------------------------------------------
 
-    def should_escalate(self, agent_id: str = "root") -> Decision:
+    def should_escalate(self, agent_id: str = ROOT_AGENT) -> Decision:
         """Whether the agent's score calls for an automatic consultation now."""
         agent = self._agent(agent_id)
         if self.config.escalation is None:
             return Decision(False, 0, 0, None, "escalation scoring is off (TrackerConfig.escalation is None)")
         return agent.escalation.decide(self.config.escalation, self._scope(agent.root).structural)
 
-    def begin_review(self, agent_id: str = "root") -> ReviewTicket:
+    def begin_review(self, agent_id: str = ROOT_AGENT) -> ReviewTicket:
         """Note the workspace epoch as a review starts."""
         agent = self._agent(agent_id)
         return ReviewTicket(agent.id, agent.root, self._scope(agent.root).epoch, self._state.tick)

@@ -64,13 +64,17 @@ SignalKind = Literal["tool-error", "nonzero-exit", "repeated-failure", "repeated
 ReviewOutcome = Literal["delivered", "stale"]
 """How a review ended: ``stale`` when the workspace changed (or may be changing) since it began."""
 
-TranscriptFormat = Literal["claude-code", "codex", "pi", "copilot", "gemini"]
+TranscriptFormat = Literal["claude-code", "codex", "pi", "copilot", "gemini", "qwen", "droid"]
 """The hosts whose session files the readers know."""
 
 HostMessageKind = Literal["hook-feedback", "extension"]
 """What a host says in the conversation on its own behalf: ``hook-feedback`` is a hook's answer
 (a Stop hook's block reason) handed to the agent; ``extension`` a message an extension of the
 host added (Pi's ``custom_message``)."""
+
+ROOT_AGENT = "root"
+"""The id of an agent no event names: the session's own agent, the root of its tree. Every host,
+reader and hook state of witness names it so."""
 
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 EXCLUDED_OUTCOMES: tuple[ExcludedOutcome, ...] = get_args(ExcludedOutcome)

@@ -12,6 +12,8 @@
     │                                                 an event (a dict: read it with event_from_dict)
     ├── MalformedEntry(ObligationsError, ValueError)  one transcript entry of the wrong shape; the
     │                                                 readers skip and count its line, never stop
+    ├── NoSuchCall(ObligationsError, ValueError)      a session cut after its N-th tool call
+    │                                                 (``until_call``) that has fewer calls
     └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot (or a replay's position) that
         │                                             cannot be restored
         ├── SnapshotVersionError(SnapshotError)       written by a tracker of another snapshot version
@@ -31,6 +33,7 @@ import os
 __all__ = [
     "InvalidConfig",
     "MalformedEntry",
+    "NoSuchCall",
     "NotATranscript",
     "NotAnEvent",
     "ObligationsError",
@@ -96,3 +99,14 @@ class Rewound(SnapshotError):
     """The lines a resumed replay would read withdraw entries replayed before them (a rewind that
     reaches back): the file must be replayed from its start. Raised and caught inside
     ``obligations.sources``; ``Transcript.resume`` says it as its ``refused`` reason."""
+
+
+class NoSuchCall(ObligationsError, ValueError):
+    """A session asked to end after its ``N``-th tool call has fewer calls than that."""
+
+    def __init__(self, wanted: int, found: int) -> None:
+        super().__init__(f"the session has only {found} tool call(s), not {wanted}")
+        self.wanted = wanted
+        """The call asked for."""
+        self.found = found
+        """How many calls the session's own agent made."""

@@ -43,7 +43,7 @@ from ._vocabulary import (
     ReasonCode,
     Shell,
 )
-from .errors import NestingTooDeep, NotACommand, ShellparseError, UnknownPolicy, UnknownShell
+from .errors import NestingTooDeep, NotACommand, ShellparseError, UnknownPolicy, UnknownShell, WorkExhausted
 
 if _typing.TYPE_CHECKING:
     from ._markers import failure_evidence, marker_family, not_run_evidence, rewrite_evidence
@@ -94,6 +94,7 @@ __all__ = [
     "UnknownShell",
     "Validation",
     "Word",
+    "WorkExhausted",
     "analyze",
     "clear_cache",
     "covers",
@@ -109,12 +110,12 @@ __all__ = [
 if not _typing.TYPE_CHECKING:  # hidden from type checkers, which then still reject unknown names
 
     def __getattr__(name: str) -> object:
+        # advisor._lazy.load, the one mechanism witness's packages share (a package never imports another's
+        # private module, and shellparse imports nothing of the others)
         module = _LAZY.get(name)
         if module is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from importlib import import_module
-
-        value = getattr(import_module(f"{__name__}.{module}"), name)
+        value = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
         globals()[name] = value  # once loaded, an attribute like the others
         return value
 

@@ -21,21 +21,23 @@ from ._identify import Identified, identify
 from ._identity import digest, identity_text
 from ._inert import variable_rule
 from ._model import Command, Opaque, Script, Span, Word
-from ._offsets import OffsetMap
+from ._offsets import Frame, OffsetMap
 from ._paths import Path, single_path
 from ._position import Before, Consumer, Lists, consumer_of, place
+from ._posix import posix_problem
 from ._prelude import assignment_problem
 from ._reasons import reason
 from ._results import Analysis, Check, Reason, Validation
 from ._selection import selection
-from ._shellstate import POSIX_SH, ShellState, directory, excerpt, word_text
-from ._status import always_succeeds
+from ._shellstate import ShellState, directory, excerpt, word_text
+from ._status import always_succeeds, may_be_unset
 from ._stdin import stdin_script
 from ._surroundings import INHERITED, STARTUP_MENTIONS, consumed, inherited, redefined, spliced, waited
 from ._traps import trap_of
 from ._vocabulary import CommandKind, Effect, ExitSource, OpaqueKind, Policy, Shell
-from ._wrappers import Nested, Unwrapped, program_name, unwrap
-from ._writes import Written, program_writes, redirect_written, rewritten, startup_written
+from ._wrappers import SHELL_PROGRAMS, Nested, Unwrapped, program_name, unwrap
+from ._writes import Written, linked, program_writes, redirect_written, rewritten, startup_written
+from .errors import WorkExhausted
 
 _new = tuple.__new__
 _COMPOUND_NAMES: dict[CommandKind, str] = {
@@ -49,6 +51,8 @@ _OPAQUE_NAMES: dict[OpaqueKind, str] = {
     "subexpression": "a subexpression", "script-block": "a script block",
 }
 _GREP = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep"})
+POSIX_READERS = SHELL_PROGRAMS - {"bash"}
+"""Shells whose command strings are read as a POSIX ``sh`` reads them (:mod:`._posix`)."""
 
 
 class Where(NamedTuple):
@@ -73,10 +77,6 @@ called functions (:data:`_CALLS` calls at most): a command that needs more is re
 WORK_BASE = 10_000
 
 
-class WorkExhausted(Exception):
-    """The analysis of one command needed more work than its budget (see :data:`WORK_PER_CHARACTER`)."""
-
-
 class Analyzer:
     """One analysis of one command line."""
 
@@ -93,6 +93,8 @@ class Analyzer:
         """`&&` lists and `set -e` scripts seen so far (each finding's ``chain`` is one of them)."""
         self.work = 0
         """Statements visited so far (a statement of a function body once per call)."""
+        self.frame: Frame | None = None
+        """The command string being analysed, when the analysis is inside one (``bash -c '…'``)."""
         self._writes: list[Written] = []
         self._writers: list[tuple[Command, tuple[Word, ...]]] = []
         """Programs met whose writes are not read yet (most lines have no check after them)."""
@@ -348,11 +350,15 @@ class Analyzer:
         rest = Script(tuple(s for s in command.body.statements if s not in on_path), None, None)
         findings = self.scan_here(Script(path.statements, None, None), env if where.here else env.copy(), shell,
                                   ignored=where.ignored)
-        keep = [reason("single-path", _head_span(command, self.text), where=path.where)]
+        head = _head_span(command, self.text)
+        keep = [reason("single-path", head, where=path.where)]
         if path.otherwise is not None:
             keep.append(reason("may-not-run", path.otherwise, "else", piece=excerpt(self.text, path.otherwise)))
+        unset = env.nounset and shell == "bash" and any(may_be_unset(word.text) for word in command.words)
+        if unset:  # `set -u; case "$CI" in *) check;; esac`: an unset CI ends the script first
+            keep.append(reason("may-not-run", head, "nounset", piece=excerpt(self.text, head)))
         for finding in findings:
-            finding.degrade("check", keep, unattributed=path.otherwise is not None)
+            finding.degrade("check", keep, unattributed=path.otherwise is not None or unset)
         if rest.statements:
             others = self.compound(command._replace(body=rest), env, shell, merge=False)
             findings.extend(others)
@@ -407,7 +413,11 @@ class Analyzer:
         finding = Finding(identified, _new(Span, (argv[0].span.start, max(command.span.end, argv[0].span.end))),
                           _directory(env, unwrapped, identified) if moved else None, environment=environment)
         if (self._writes or self._writers) and shell == "bash":
-            self._rewritten(finding, argv, env, environment)
+            self._rewritten(finding, (*unwrapped.wrappers, *argv), env, environment, launchers=len(unwrapped.wrappers))
+        if env.nounset and shell == "bash" and may_be_unset(self.text[command.span.start : command.span.end]):
+            # `set -u; pytest "$X"`: an unset X ends the script before the check runs
+            finding.degrade("check", [reason("may-not-run", command.span, "nounset",
+                                             piece=excerpt(self.text, command.span))], unattributed=True)
         forcing = forced(identified.family, identified.kind, identified.statement, environment)
         if forcing is not None:  # `ruff check --exit-zero`, `PYTEST_ADDOPTS=--co pytest`
             variant = "environment" if forcing in environment else ""
@@ -417,20 +427,31 @@ class Analyzer:
             finding.degrade(*self._simple_verdict(command, unwrapped, env, where))
         return [finding]
 
-    def _rewritten(self, finding: Finding, argv: tuple[Word, ...], env: ShellState,
-                   environment: tuple[str, ...]) -> None:
-        """Mask ``finding`` when the line wrote what its check reads before it ran (see :mod:`._writes`)."""
+    def _rewritten(self, finding: Finding, words: tuple[Word, ...], env: ShellState, environment: tuple[str, ...],
+                   *, launchers: int) -> None:
+        """Mask ``finding`` when the line wrote what its check reads before it ran (see :mod:`._writes`):
+        ``words`` are its launchers' (wrappers, shells) and then its own argv."""
+        argv = words[launchers:]
         values = [word.value for word in argv]
         module = values[values.index("-m") + 1] if "-m" in values[:-1] and program_name(values[0] or "").startswith(
             "python") else None
-        path_changed = env.path_changed or any(item.startswith("PATH=") for item in environment)
-        found = rewritten(self.written(), program=values[0] or "", family=finding.identified.family, module=module,
-                          words=argv[1:], activated=env.activated, path_changed=path_changed)
+        found = self._written_before(tuple(word.value or "" for word in words[: launchers + 1]), env, environment,
+                                     family=finding.identified.family, module=module, words=argv[1:])
         if found is not None:
-            piece = excerpt(self.text, found.span)
-            shown = reason("rewritten", found.span, piece=piece, target=found.target) if found.target is not None \
-                else reason("rewritten", found.span, "unlisted", piece=piece)
-            finding.degrade("masked", [shown])
+            finding.degrade("masked", [found])
+
+    def _written_before(self, programs: tuple[str, ...], env: ShellState, environment: tuple[str, ...], *,
+                        family: str = "", module: str | None = None, words: tuple[Word, ...] = ()) -> Reason | None:
+        """Why what ``programs`` run (with the check of ``family``) is not what their names promise: the
+        line wrote one of them, or the check's configuration, before (see :mod:`._writes`)."""
+        path_changed = env.path_changed or any(item.startswith("PATH=") for item in environment)
+        found = rewritten(self.written(), programs=programs, family=family, module=module, words=words,
+                          activated=env.activated, path_changed=path_changed)
+        if found is None:
+            return None
+        piece = excerpt(self.text, found.span)
+        return reason("rewritten", found.span, piece=piece, target=found.target) if found.target is not None \
+            else reason("rewritten", found.span, "unlisted", piece=piece)
 
     def _simple_verdict(self, command: Command, unwrapped: Unwrapped, env: ShellState,
                         where: Where) -> tuple[ExitSource, list[Reason]]:
@@ -500,28 +521,47 @@ class Analyzer:
                shell: Shell, where: Where = HERE) -> list[Finding]:
         problem = inherited(command, unwrapped, self.text)
         stdin = nested.stdin
+        frame = self.frame
         if stdin:  # `bash <<'EOF' … EOF`: the script is the here-document (or here-string)
-            found = stdin_script(command, nested, self.text)
+            found = stdin_script(command, nested, self.text, frame)
             if found is None:
                 return []
             nested, problem = found[0], problem or found[1]
+        elif frame is not None:  # a string in a string (`bash -c 'bash -c …'`): its words' characters
+            nested = nested._replace(positions=frame.located(nested.positions, _starts(command)))
         dialect: Shell = "pwsh" if nested.shell == "pwsh" else "bash"
         script = parse_nested(nested.text, nested.positions, dialect)
         unreadable = nested.shell == "cmd" and not _plain_cmd(nested.text)
         eval_like = (nested.via.value or "") == "eval"
-        if eval_like:
-            inner_env = env if where.here else env.copy()
-            findings = self.scan_here(script, inner_env, dialect, ignored=where.ignored)
-        else:
-            child = self._child(env, unwrapped, nested)
-            # A child shell inherits what was exported or assigned for it (`GOOS=x bash -c 'go test'`).
-            child.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
-            findings = self.scan(script, child, dialect)
+        self.frame = Frame(nested.text, nested.positions)
+        try:
+            if eval_like:
+                inner_env = env if where.here else env.copy()
+                findings = self.scan_here(script, inner_env, dialect, ignored=where.ignored)
+            else:
+                child = self._child(env, unwrapped, nested)
+                # A child shell inherits what was exported or assigned for it (`GOOS=x bash -c 'go test'`).
+                child.exports = (*env.exports, *(word.text for word in command.assignments), *unwrapped.context)
+                findings = self.scan(script, child, dialect)
+        finally:
+            self.frame = frame
         if stdin and problem is None:
-            problem = consumed(script, findings, self.text)
+            problem = consumed(script, findings, self.text, linked(self.written()) if self._writes or self._writers
+                               else frozenset())
+        if findings and problem is None and nested.shell == "bash" and (
+                env.posix_sh if eval_like else _posix_reader(nested)):
+            # `sh -c 'check &>/dev/null'`: dash runs `check &`, then `>/dev/null`
+            unlike = posix_problem(script, self.text)
+            if unlike is not None:
+                problem = reason("dialect", unlike, piece=excerpt(self.text, unlike))
         via = unwrapped.wrappers[-1] if unwrapped.wrappers else nested.via
+        launched = self._written_before(tuple(word.value or "" for word in unwrapped.wrappers), env,
+                                        tuple(word.text for word in command.assignments)) \
+            if findings and unwrapped.wrappers and (self._writes or self._writers) and shell == "bash" else None
         for finding in findings:
             reasons = [reason("nested", via.span, piece=str(via.value))]
+            if launched is not None:  # `printf … > bin/bash; PATH=bin:$PATH bash -c 'pytest'`
+                reasons.append(launched)
             for wrapper in unwrapped.wrappers[:-1]:
                 reasons.insert(0, reason("wrapper", wrapper.span, piece=str(wrapper.value)))
             for wrapper in unwrapped.wrappers:
@@ -544,7 +584,7 @@ class Analyzer:
         """The shell a command string starts in: its options, and what it inherits (the directory,
         exported functions)."""
         options = nested.options
-        posix = options.posix or program_name(nested.via.value or "") in POSIX_SH
+        posix = _posix_reader(nested)
         inner_dirs = env.dirs + tuple(word_text(w) for w in unwrapped.directories)
         child = ShellState(options.pipefail, inner_dirs, posix_sh=posix)
         if options.errexit:
@@ -653,7 +693,7 @@ def _wrapper_notes(unwrapped: Unwrapped, text: str, reasons: list[Reason], sourc
         source = "masked"
     if unwrapped.unproven is not None:
         reasons.append(reason("unproven", unwrapped.unproven, piece=excerpt(text, unwrapped.unproven),
-                              why="an option the wrapper's grammar does not list"))
+                              why="an option the wrapper's grammar does not list, or a word only run time knows"))
         source = "masked"
     return source
 
@@ -674,6 +714,18 @@ def _head_span(command: Command, text: str) -> Span:
     start, end = command.span
     newline = text.find("\n", start, end)
     return Span(start, newline if newline > 0 else end)
+
+
+def _posix_reader(nested: Nested) -> bool:
+    """Whether a POSIX ``sh`` rather than bash runs ``nested``: a shell other than bash (``sh``,
+    ``dash``, ``zsh`` …), or the one a program chooses (``script -c``: ``$SHELL``, else ``/bin/sh``)."""
+    return nested.options.posix or program_name(nested.via.value or "") in POSIX_READERS
+
+
+def _starts(command: Command) -> list[int]:
+    """Where each word of ``command`` starts (its argv, assignments and redirect targets)."""
+    return [word.span.start for word in (*command.words, *command.assignments,
+                                         *(r.target for r in command.redirects if r.target is not None))]
 
 
 def _plain_cmd(text: str) -> bool:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import gc
 from functools import lru_cache
 
-from ._analysis import Analyzer, WorkExhausted
+from ._analysis import Analyzer
 from ._bash import parse_bash
 from ._model import Script, Span
 from ._reasons import message, reason
 from ._results import Analysis
 from ._vocabulary import POLICIES, SHELLS, Policy, Shell
-from .errors import NotACommand, UnknownPolicy, UnknownShell
+from .errors import NotACommand, UnknownPolicy, UnknownShell, WorkExhausted
 
 CACHE_SIZE = 4096
 MAX_COMMAND_CHARS = 1_048_576

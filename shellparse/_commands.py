@@ -22,7 +22,7 @@ from ._patterns import lazy
 from ._prelude import activation, assignment_problem, unproven
 from ._reasons import reason
 from ._shellstate import ShellState, excerpt, word_text
-from ._status import always_succeeds, keeps_saved, may_assign_ifs, refers, zeroes
+from ._status import always_succeeds, keeps_saved, may_assign_ifs, may_be_unset, refers, zeroes
 from ._traps import trap_of
 from ._wrappers import program_name
 
@@ -68,6 +68,10 @@ def update(state: ShellState, statements: tuple[Statement, ...], index: int, end
             and not (len(commands) == 1 and (always_succeeds(commands[0], state) or _cannot_fail(commands[0]))):
         span = statement.pipeline.span  # under `set -e`, a failure here ends the script with its status
         state.fail_first = reason("may-not-run", span, "errexit", piece=excerpt(text, span))
+    if state.nounset and shell == "bash" and state.fail_first is None:
+        span = statement.pipeline.span  # under `set -u`, `echo $undefined` ends the script failing
+        if may_be_unset(text[span.start : span.end]):
+            state.fail_first = reason("may-not-run", span, "nounset", piece=excerpt(text, span))
     if index == end and state.jobs >= 0 and (statements[end].op == "&" or (
             len(commands) == 1 and commands[0].words and commands[0].words[0].text == "coproc")):
         state.jobs += 1  # a job of this shell: `wait %N` counts them
@@ -226,6 +230,9 @@ def _in_this_shell(state: ShellState, command: Command, head: str, args: tuple[W
     elif head == "popd":
         _popd(state)
     elif head == "set":
+        if state.positional is not None and any(word.value is None or not word.value.startswith(("-", "+"))
+                                                or word.value in ("-", "--") for word in args):
+            state.positional = None  # `set -- true`: the function's "$@" is no longer the call's words
         changes = set_changes(args)
         _options(state, command, text, changes, set_options=True)
     elif head == "shopt":

@@ -33,6 +33,12 @@ class Forcing(NamedTuple):
     kinds: tuple[CheckKind, ...] = ()
     """The kinds of check the options force (empty: every kind). Skipping the tests forces a test
     run to pass, not a build (``mvn package -DskipTests`` builds, and its status is the build's)."""
+    bare_letters: bool = False
+    """The variable's first word may be short options without a dash (``MAKEFLAGS=ik``)."""
+    overrides: tuple[str, ...] = ()
+    """Options whose value ``NAME=VALUE`` overrides a configuration setting (``pytest -o``)."""
+    setting: str = ""
+    """The setting that holds further options (``addopts``): overridden, its options are read too."""
 
 
 FORCING: dict[str, Forcing] = {
@@ -40,10 +46,15 @@ FORCING: dict[str, Forcing] = {
     "flake8": Forcing(words=("--exit-zero",)),
     "pylint": Forcing(words=("--exit-zero",)),
     "golangci-lint": Forcing(valued=(("--issues-exit-code", "0"),)),
-    "pytest": Forcing(words=("--co", "--collect-only", "--suppress-no-test-exit-code"),
-                      environment=("PYTEST_ADDOPTS",)),
+    # Only collect, show the plan, the fixtures, the markers, the cache, the version or the help:
+    # no test runs, and pytest exits 0 (real pytest shows each; `-h` also in a cluster, `-V` alone).
+    "pytest": Forcing(words=("--co", "--collect-only", "--collectonly", "--suppress-no-test-exit-code",
+                             "--setup-plan", "--setup-only", "--fixtures", "--funcargs", "--fixtures-per-test",
+                             "--markers", "--cache-show", "--version", "-V", "--help", "-h"),
+                      letters="h", value_letters="kmpcorWn", environment=("PYTEST_ADDOPTS",),
+                      overrides=("-o", "--override-ini"), setting="addopts"),
     "make": Forcing(words=("--ignore-errors",), letters="i", environment=("MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"),
-                    value_letters="fjloWICE"),
+                    value_letters="fjloWICE", bare_letters=True),
     "npm-script": Forcing(words=("--if-present",), environment=("npm_config_if_present", "NPM_CONFIG_IF_PRESENT")),
     "cargo": Forcing(words=("--no-run",), kinds=("test",)),
     "maven": Forcing(words=("-DskipTests", "-DskipTests=true", "-Dmaven.test.skip=true",
@@ -65,7 +76,7 @@ def forced(family: str, kind: CheckKind, statement: tuple[str, ...], environment
     if rule is None or (rule.kinds and kind not in rule.kinds):
         return None
     found = _in_words(rule, statement[1:])
-    if found is not None:
+    if found is not None or not environment:
         return found
     for assignment in environment:
         name, _, value = assignment.partition("=")
@@ -79,6 +90,8 @@ def forced(family: str, kind: CheckKind, statement: tuple[str, ...], environment
 
 def _in_words(rule: Forcing, words: tuple[str, ...]) -> str | None:
     for index, word in enumerate(words):
+        if word[:1] != "-":
+            continue  # only an option forces success (a value is read with its option)
         if word == "--":
             return None
         option, equals, value = word.partition("=")
@@ -88,7 +101,25 @@ def _in_words(rule: Forcing, words: tuple[str, ...]) -> str | None:
             return f"{word} {words[index + 1]}"
         if rule.letters and word[:1] == "-" and word[1:2] != "-" and _cluster_forces(rule, word[1:]):
             return word
+        if rule.overrides and word.startswith(rule.overrides) and _overridden(
+                rule, word, words[index + 1] if index + 1 < len(words) else ""):
+            return word
     return None
+
+
+def _overridden(rule: Forcing, word: str, following: str) -> bool:
+    """Whether ``word`` (with the word after it) overrides the setting holding options with one that
+    forces success (``-o addopts=--co``, ``--override-ini=addopts=--co``, ``-oaddopts=--co``)."""
+    option, equals, value = word.partition("=")
+    if equals and option in rule.overrides:
+        setting = value
+    elif word in rule.overrides:
+        setting = following
+    else:
+        setting = next((word[len(short):] for short in rule.overrides
+                        if len(short) == 2 and word.startswith(short) and len(word) > 2), "")
+    name, equals, options = setting.partition("=")
+    return bool(equals) and name.strip() == rule.setting and _in_variable(rule, rule.setting, options)
 
 
 def _cluster_forces(rule: Forcing, letters: str) -> bool:
@@ -109,7 +140,7 @@ def _in_variable(rule: Forcing, name: str, value: str) -> bool:
         words = tuple(shlex.split(value))
     except ValueError:
         return True  # unbalanced quotes: not read
-    if rule.letters and words and "=" not in words[0] and not words[0].startswith("-") \
+    if rule.bare_letters and words and "=" not in words[0] and not words[0].startswith("-") \
             and _cluster_forces(rule, words[0]):
         return True
     return _in_words(rule, words) is not None

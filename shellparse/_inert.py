@@ -94,13 +94,17 @@ SHELL_VARIABLES: dict[str, VariableRule] = {
     # Changes which file a name runs, or which program the loader injects into every program.
     "EXECIGNORE": "refused", "BASH_LOADABLES_PATH": "refused", "LD_PRELOAD": "refused", "LD_LIBRARY_PATH": "refused",
     "LD_AUDIT": "refused", "DYLD_INSERT_LIBRARIES": "refused", "DYLD_LIBRARY_PATH": "refused",
+    # The shell `script -c` and `flock -c` run their command string in (`SHELL=/bin/true script -qec
+    # pytest /dev/null` exits 0 without running it).
+    "SHELL": "refused",
     # Changes how this shell runs what follows.
     "BASH_XTRACEFD": "refused", "TMOUT": "refused", "FUNCNEST": "refused", "POSIXLY_CORRECT": "refused",
     "BASH_COMPAT": "refused", "BASH_ARGV0": "refused", "BASH_ARGV": "refused", "BASH_ARGC": "refused",
     "IFS": "tracked", "PATH": "tracked", "HOME": "tracked", "ZDOTDIR": "tracked", "BASH_ALIASES": "tracked",
     "BASH_CMDS": "tracked",
 }
-"""The variables bash (or the dynamic loader) acts on, and what an assignment to each may hold;
+"""The variables bash (or the dynamic loader, or a program running a command string) acts on, and
+what an assignment to each may hold;
 ``BASH_FUNC_*`` (exported functions) is refused by its prefix. Every other name is only data to
 bash: its value reaches programs' environments (and a check's identity), never the status."""
 

@@ -55,8 +55,7 @@ def repaired(data: bytes, tree: Any, parse: Any) -> tuple[bytes, Any, dict[int, 
     """The text to convert, its tree, and the negations kept aside (``{group start: (start, end)}``
     of each ``!``). ``data`` is returned as it is when nothing is misread."""
     negations: dict[int, tuple[int, int]] = {}
-    if (b"{" not in data and b"!" not in data and b"\n" not in data) or not any(
-            candidate.search(data) for candidate in _candidates()):
+    if not _may_misread(data):
         return data, tree, negations
     for _ in range(_MAX_REPAIRS):
         edits = _misread(tree.root_node, data, negations)
@@ -68,6 +67,18 @@ def repaired(data: bytes, tree: Any, parse: Any) -> tuple[bytes, Any, dict[int, 
         data = bytes(text)
         tree = parse(data)
     return data, tree, negations
+
+
+def _may_misread(data: bytes) -> bool:
+    """Whether ``data`` holds one of the shapes (:data:`_CANDIDATES`), each looked for only where the
+    bytes it needs are there (the newline the parse may add after the text starts none of them)."""
+    candidates = _candidates()
+    brace, bang = b"{" in data, b"!" in data
+    if (brace or bang) and (b"time" in data or (bang and brace)) and (
+            candidates[0].search(data) or candidates[1].search(data)):
+        return True
+    return b"\\" in data and data.find(b"\n", 0, len(data) - 1) >= 0 and (
+        candidates[2].search(data) is not None or candidates[3].search(data) is not None)
 
 
 @cache

@@ -5,10 +5,12 @@ A parse may be of the user's text itself or of a string nested inside it (``bash
 of the *outermost* text, so a caret can be drawn under it.
 """
 
-from __future__ import annotations
-
-from collections.abc import Iterator, Sequence
+# No `from __future__ import annotations`: Frame's fields are annotated with the types themselves
+# (a NamedTuple's string annotation is compiled as the class is made, a cost on every `witness check`).
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate
+from typing import NamedTuple
 
 from ._model import Span
 
@@ -137,3 +139,34 @@ def decode(data: bytes, start: int, end: int) -> str:
     while end < len(data) and data[end] & 0xC0 == 0x80:
         end += 1
     return data[start:end].decode("utf-8", "surrogatepass")
+
+
+class Frame(NamedTuple):
+    """A command string being analysed (``bash -c '…'``), with the outer offset of each character.
+
+    Spans of what was parsed in it are outer offsets, and a word of it no longer covers as many outer
+    characters as it has (``'"'"'`` is one ``'``): a string nested in that string (``bash -c 'bash -c
+    …'``) is located through the frame, character by character."""
+
+    text: str
+    positions: Sequence[int]
+    """The outer offset of each character of :attr:`text`, plus one for its end."""
+
+    def piece(self, span: Span) -> tuple[str, list[int]]:
+        """The characters of :attr:`text` at the outer ``span``, with their outer offsets (and the end)."""
+        first, last = bisect_left(self.positions, span.start), bisect_left(self.positions, span.end)
+        return self.text[first:last], [*self.positions[first:last], span.end]
+
+    def located(self, positions: Sequence[int], starts: Iterable[int]) -> list[int]:
+        """``positions`` of a string taken from words of this frame's text, each counted as the word's
+        outer start plus the character's index in the word (``starts``: the words' outer starts), as the
+        outer offsets of those characters."""
+        bases = sorted(set(starts))
+        located: list[int] = []
+        table, last = self.positions, len(self.positions) - 1
+        for position in positions:
+            at = bisect_right(bases, position) - 1
+            base = bases[at] if at >= 0 else position
+            index = bisect_left(table, base) + position - base
+            located.append(table[min(index, last)])
+        return located

@@ -44,7 +44,6 @@ _OPAQUE_KINDS: dict[str, OpaqueKind] = {
     "script_block_expression": "script-block", "sub_expression": "subexpression",
     "array_expression": "subexpression", "parenthesized_expression": "subexpression",
 }
-_new = tuple.__new__
 _SKIP = frozenset({"comment", "command_argument_sep", "using_statement", "requires_statement"})
 
 
@@ -82,7 +81,7 @@ class _Converter:
 
     def span(self, node: Any) -> Span:
         if self.identity:
-            return _new(Span, (node.start_byte, node.end_byte))
+            return Span(start=node.start_byte, end=node.end_byte)
         return self.offsets.span(node.start_byte, node.end_byte)
 
     def text(self, node: Any) -> str:
@@ -94,7 +93,7 @@ class _Converter:
         text = self.text(node)
         if node.child_count and ("$" in text or "{" in text or "(" in text):
             self.collect(node, opaque)
-        return _new(Word, (text, pwsh_value(text), self.span(node)))
+        return Word(text=text, value=pwsh_value(text), span=self.span(node))
 
     def collect(self, node: Any, opaque: list[Opaque]) -> None:
         stack = [node]

@@ -37,6 +37,40 @@ def bash_value(text: str) -> str | None:
     return value
 
 
+_UNQUOTED_FIELD = lazy(r"[^\\'\"$`{}*?\[]+")
+"""Characters that mean themselves outside quotes and cannot split, glob or brace-expand a word."""
+_QUOTED_FIELD = lazy(r'"((?:[^"\\`$]|\\.|\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\}|[?$!#@*0-9-]))*)"')
+"""A double-quoted string whose only expansions are plain parameters (``"$HOME/bin"``)."""
+
+
+def one_field(text: str) -> bool:
+    """Whether the bash word ``text`` stays one argument whatever its expansions hold: every
+    expansion is a plain parameter inside double quotes (``PATH="$PATH"``), so no value can split
+    it into words, make it a glob or brace-expand it, and none runs code."""
+    i, n = 0, len(text)
+    while i < n:
+        plain = _UNQUOTED_FIELD.match(text, i)
+        if plain is not None:
+            i = plain.end()
+            continue
+        char = text[i]
+        if char == "\\" and i + 1 < n:
+            i += 2
+        elif char == "'":
+            end = text.find("'", i + 1)
+            if end < 0:
+                return False
+            i = end + 1
+        elif char == '"':
+            quoted = _QUOTED_FIELD.match(text, i)
+            if quoted is None:
+                return False
+            i = quoted.end()
+        else:
+            return False  # an unquoted expansion, glob or brace
+    return True
+
+
 def bash_unquote(text: str, base: int) -> tuple[str, list[int]] | None:
     """Quote removal for a bash word, with the position of each character (plus the end).
 

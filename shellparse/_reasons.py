@@ -165,6 +165,10 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "consumed": "`{piece}` may read the rest of the script from standard input, so the commands after it may "
                     "never run",
     }),
+    "dialect": _one("masks", "a command string runs in a shell other than bash (a POSIX `sh`: dash), and uses "
+                    "syntax that shell reads otherwise",
+                    "`{piece}` is bash's syntax, which the shell running this string (a POSIX `sh`: dash) reads "
+                    "otherwise, or not at all"),
     "cmd-syntax": _one("masks", "a `cmd /c` string uses cmd.exe syntax, which is not analysed",
                        "cmd.exe syntax (`^`, `%`, parentheses) is not analysed"),
     "parse-error": ReasonInfo("masks", "the command, or a command string in it, does not parse cleanly", {
@@ -187,6 +191,7 @@ REASONS: Mapping[ReasonCode, ReasonInfo] = {
         "exit": "`{piece}` can end the script failing before the check runs: a non-zero status may be its own",
         "errexit": "`{piece}` can fail before the check runs, and `set -e` then ends the script with its status",
         "else": "`{piece}` runs instead of the check when the condition fails: a non-zero status may be its own",
+        "nounset": "`{piece}` expands a variable that may be unset, and `set -u` then ends the script failing",
     }),
     "sigpipe": _one("note", "a consumer that may stop reading early can kill a passing check with SIGPIPE",
                     "`{piece}` may stop reading before the check finishes; the check then dies of SIGPIPE (status "

@@ -162,7 +162,7 @@ def selection(family: str, words: tuple[str, ...], context: str) -> Selection | 
     _read(grammar, args[len(grammar.runner) :], suite, targets, filters)
     digest = short_digest("\0".join((context, *suite)))
     chosen = tuple(sorted(set(targets))) or grammar.default
-    return tuple.__new__(Selection, (digest, grammar.style, chosen, tuple(sorted(filters))))
+    return Selection(suite=digest, style=grammar.style, targets=chosen, filters=tuple(sorted(filters)))
 
 
 def _read(grammar: Grammar, args: list[str], suite: list[str], targets: list[str], filters: list[str]) -> None:

@@ -43,7 +43,6 @@ SOME_SHELL = ShellOptions(aliases=True, posix=True)
 """The options of a string a program hands to a shell of its own choosing (``script -c``, ``flock -c``)."""
 _PLAIN_STATE: dict[str, bool] = PLAIN._asdict()
 """The options of :data:`PLAIN` by name, in field order (what :func:`invocation` starts from)."""
-_new = tuple.__new__
 _LETTERS = {"e": "errexit", "u": "nounset", "t": "onecmd"}
 _SET_NAMES = {"pipefail": "pipefail", "errexit": "errexit", "nounset": "nounset", "onecmd": "onecmd"}
 _SHOPT_NAMES = {"expand_aliases": "aliases", "extdebug": "extdebug"}
@@ -115,13 +114,10 @@ def invocation(argv: list[Word], index: int, *, bash: bool) -> Invocation:
             elif letter in _LETTERS:
                 state[_LETTERS[letter]] = on
     options = _options(state)
-    return _new(Invocation, (index, command, stdin, options, inert or (noexec and not options.interactive), None))
+    return Invocation(operand=index, command=command, stdin=stdin, options=options,
+                      runs_nothing=inert or (noexec and not options.interactive), problem=None)
 
 
 def _options(state: dict[str, bool]) -> ShellOptions:
-    """``ShellOptions(**state)`` for a ``state`` holding every field, in field order (as
-    :data:`_PLAIN_STATE` and so every state :func:`invocation` builds does)."""
-    values = tuple(state.values())
-    if len(values) != len(ShellOptions._fields):  # a table row naming no field: fail as the constructor would
-        raise TypeError(f"shell options {sorted(set(state) - set(ShellOptions._fields))} are no ShellOptions fields")
-    return _new(ShellOptions, values)
+    """``ShellOptions(**state)``: a table row naming no field fails as the constructor does."""
+    return ShellOptions(**state)

@@ -20,8 +20,6 @@ from ._results import Reason
 
 _DRIVE = lazy(r"[A-Za-z]:")
 _EVERY_NAME = "*"
-POSIX_SH = frozenset({"sh", "dash", "ash", "busybox"})
-"""Shells that may not know ``set -o pipefail`` (dash exits on it)."""
 
 
 def excerpt(text: str, span: Span | None, limit: int = 60) -> str:
@@ -97,7 +95,7 @@ class ShellState:
     posix_sh: bool = False
     """The shell is a POSIX ``sh`` that may not know ``set -o pipefail``."""
     jobs: int = 0
-    """Background jobs started so far (-1: unknown), for ``wait %N``."""
+    """Background jobs started so far (-1: unknown): ``wait %1`` is the check's only when none was."""
     ifs_changed: bool = False
     """``IFS`` may have been changed: an unquoted ``exit $rc`` may then be split away."""
     references: bool = False

@@ -173,6 +173,24 @@ def always_succeeds(command: Command, state: ShellState) -> bool:
     return head == "popd" and bool(state.dir_stack) and not args
 
 
+_PARAMETER = lazy(r"\$(?:\{#?([A-Za-z_]\w*|[0-9]+|[@*#?$!0-9-])|([A-Za-z_]\w*|[@*#?$!0-9-]))")
+"""A parameter expansion, and the parameter it names."""
+_ALWAYS_SET = frozenset({"?", "$", "#", "-", "0", "@", "*"})
+"""Parameters bash always has a value for (``set -u`` never ends the shell on them)."""
+
+
+def may_be_unset(piece: str, known: frozenset[str] = frozenset()) -> bool:
+    """Whether ``piece`` may expand a parameter that has no value, which ends the shell under ``set
+    -u``: any but those bash always sets (``$?``, ``$#``, ``"$@"`` …) and the ``known`` ones."""
+    if "$" not in piece:
+        return False
+    for match in _PARAMETER.finditer(piece):
+        name = match.group(1) or match.group(2)
+        if name not in _ALWAYS_SET and name not in known:
+            return True
+    return False
+
+
 def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text: str) -> bool:
     """Whether ``command`` (in ``text``), run after the status was saved in ``saved``, cannot end the
     shell nor change those variables (``exit $rc`` for a saved ``rc`` is allowed: it leaves with the
@@ -181,8 +199,8 @@ def keeps_saved(command: Command, saved: frozenset[str], state: ShellState, text
     piece = text[command.span.start : command.span.end] + _expanded_bodies(command, text)
     integers = _integers(text)
     if integers is None or state.references or _touches(piece, saved | integers) or _arithmetic(piece) \
-            or may_refer(text):
-        return False
+            or may_refer(text) or (state.nounset and may_be_unset(piece, saved)):
+        return False  # under `set -u`, `echo $undefined` ends the shell with 127 after a pass
     if "[[" in piece and not _plain_comparisons(piece, saved):
         return False
     kind = command.kind

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from ._builtins import BASH_BUILTINS, FILTERS, QUIET_PROGRAMS, STDIN_PATHS, STDIN_READERS
 from ._model import Command, Redirect, Script, Span, Word
+from ._offsets import Frame
+from ._patterns import lazy
 from ._quoting import bash_unquote
 from ._reasons import reason
 from ._results import Reason
@@ -23,9 +25,11 @@ _QUIET_BUILTINS = BASH_BUILTINS - STDIN_READERS - {"command", "builtin", "trap"}
 """Builtins that never read standard input (``command`` and ``builtin`` run another, judged apart)."""
 
 
-def stdin_script(command: Command, shell: Nested, text: str) -> tuple[Nested, Reason | None] | None:
+def stdin_script(command: Command, shell: Nested, text: str, frame: Frame | None = None
+                 ) -> tuple[Nested, Reason | None] | None:
     """The script ``shell`` reads from the command's standard input, and a reason when what it
-    reads can differ from that text; ``None`` when the script is not in the command line."""
+    reads can differ from that text; ``None`` when the script is not in the command line. ``frame``:
+    the command string the command is in, when it is in one (its text is not the outer text's)."""
     feeding = [redirect for redirect in command.redirects if _feeds_stdin(redirect)]
     if not feeding:
         return None
@@ -36,32 +40,38 @@ def stdin_script(command: Command, shell: Nested, text: str) -> tuple[Nested, Re
         problem = reason("stdin-script", later.span, "replaced", piece=excerpt(text, later.span))
     if redirect.body is not None and redirect.op in ("<<", "<<-") and redirect.target is not None:
         start, end = redirect.body
-        body = text[start:end]
+        if frame is not None:
+            body, positions = frame.piece(redirect.body)
+        else:
+            body, positions = text[start:end], [*range(start, end), end]
         quoted = any(char in redirect.target.text for char in "'\"\\")
         if problem is None and not quoted and any(char in body for char in "$`\\"):
             span = Span(redirect.span.start, end)
             problem = reason("stdin-script", span, "expanded", piece=excerpt(text, redirect.span))
-        return _read(shell, body, [*range(start, end), end]), problem
+        return _read(shell, body, positions), problem
     if redirect.op == "<<<" and redirect.target is not None:
         unquoted = bash_unquote(redirect.target.text, redirect.target.span.start)
         if unquoted is not None:
             string, positions = unquoted
+            if frame is not None:
+                positions = frame.located(positions, (redirect.target.span.start,))
             return _read(shell, string, positions), problem
     return None
 
 
 def _read(shell: Nested, text: str, positions: list[int]) -> Nested:
-    """``shell`` reading ``text`` (``shell._replace(text=…, positions=…, stdin=False)``, built directly)."""
-    return tuple.__new__(Nested, (text, positions, shell.shell, shell.via, shell.options, False))
+    """``shell`` reading ``text`` instead of its standard input."""
+    return Nested(text=text, positions=positions, shell=shell.shell, via=shell.via, options=shell.options, stdin=False)
 
 
 def _feeds_stdin(redirect: Redirect) -> bool:
     return redirect.op in _STDIN_OPS and redirect.fd in (None, "0")
 
 
-def readers(script: Script) -> list[Command]:
+def readers(script: Script, links: frozenset[str] = frozenset()) -> list[Command]:
     """The commands of ``script`` that may read its standard input (and so the rest of a script
-    read from there): every first command of a pipeline not proven to leave it alone."""
+    read from there): every first command of a pipeline not proven to leave it alone. ``links``: the
+    paths the line made links at before (``ln -s /dev/stdin in.txt``), which a program may read."""
     found: list[Command] = []
     stack = [script]
     while stack:
@@ -72,7 +82,7 @@ def readers(script: Script) -> list[Command]:
                 reads = _input(command.redirects)
                 if reads == "other":
                     continue  # its input is a file or a here-document: nothing it runs reads the script
-                if reads == "script" or (position == 0 and _may_read(command, stack)):
+                if reads == "script" or (position == 0 and _may_read(command, stack, links)):
                     found.append(command)
     return found
 
@@ -95,7 +105,7 @@ def _input(redirects: tuple[Redirect, ...]) -> str:
     return verdict
 
 
-def _may_read(command: Command, stack: list[Script]) -> bool:
+def _may_read(command: Command, stack: list[Script], links: frozenset[str]) -> bool:
     """Whether ``command`` (first in its pipeline, its input inherited) may read it."""
     if command.kind == "function":
         return False  # a definition runs nothing; a call is a command name this module does not know
@@ -118,9 +128,10 @@ def _may_read(command: Command, stack: list[Script]) -> bool:
         return False
     if name in QUIET_PROGRAMS and not (name == "date" and any(
             (word.value or "-").startswith(("-f", "--file")) for word in words[1:])):
-        return False
+        # `cp /dev/stdin copy.txt`, `ln -s /dev/stdin x` (then `cat x`): a word naming the input
+        return any(word.value == "-" or may_name_input(word.value, links) for word in words[1:])
     rule = FILTERS.get(name)
-    return rule is None or not _named_files(rule, words[1:])
+    return rule is None or not _named_files(rule, words[1:], links)
 
 
 def _trap_reads(args: tuple[Word, ...]) -> bool:
@@ -133,7 +144,7 @@ def _trap_reads(args: tuple[Word, ...]) -> bool:
     return bool(readers(parse_bash(action.value)))
 
 
-def _named_files(rule: tuple[tuple[str, ...], int], args: tuple[Word, ...]) -> bool:
+def _named_files(rule: tuple[tuple[str, ...], int], args: tuple[Word, ...], links: frozenset[str]) -> bool:
     """Whether a filter (``cat``, ``grep PATTERN``, ``sed SCRIPT``) is given files to read, none of
     them standard input: then it does not read its own."""
     value_options, leading = rule
@@ -155,4 +166,19 @@ def _named_files(rule: tuple[tuple[str, ...], int], args: tuple[Word, ...]) -> b
         else:
             operands.append(value)
     files = operands[leading:]
-    return bool(files) and all(value is not None and value not in STDIN_PATHS for value in files)
+    return bool(files) and not any(may_name_input(value, links) for value in files)
+
+
+_DEVICE = lazy(r"(?:^|/)(?:dev|proc)(?:/|$)")
+"""A path through ``/dev`` or ``/proc``, where standard input has names (``/dev/./stdin``, ``/proc/self/fd/0``)."""
+
+
+def may_name_input(value: str | None, links: frozenset[str] = frozenset()) -> bool:
+    """Whether a program's word may name its standard input: a path in :data:`STDIN_PATHS`, any other
+    path through ``/dev`` or ``/proc`` but ``/dev/null``, a link the line made (``links``), or a word
+    only run time knows."""
+    if value is None or value in STDIN_PATHS:
+        return True
+    if links and (value.removeprefix("./") in links or value.rsplit("/", 1)[-1] in links):
+        return True
+    return value != "/dev/null" and _DEVICE.search(value) is not None

@@ -49,8 +49,8 @@ def redefined(unwrapped: Unwrapped, env: ShellState) -> list[Word]:
 
 def waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellState, text: str) -> int | None:
     """The statement that waits for the check's background job (or coprocess) and returns its
-    status, if one does: ``check & wait $!``, ``wait %N`` for its job number, ``wait %%`` or ``%+``
-    right after it; ``wait %-`` and ``wait -n`` when it is the only job; ``check & pid=$!; …; wait
+    status, if one does: ``check & wait $!``, ``wait %%`` or ``%+`` right after it; ``wait %1``,
+    ``wait %-`` and ``wait -n`` when it is the only job this shell started; ``check & pid=$!; …; wait
     $pid`` with nothing in between that touches ``pid``; ``coproc check; wait $COPROC_PID``."""
     background = statements[end].op == "&"
     coproc = not background and index == end and _is_coproc(statements[index])
@@ -64,8 +64,9 @@ def waited(statements: tuple[Statement, ...], index: int, end: int, env: ShellSt
         return None
     if target in (("$COPROC_PID", "${COPROC_PID}") if coproc else ("$!", "${!}", "%%", "%+")):
         return end + 1
-    alone = env.jobs == 0  # no other job of this shell started before: `%-` and `-n` can only be the check's
-    if (target in ("%-", "-n") and alone) or (target == f"%{env.jobs + 1}" and env.jobs >= 0):
+    # No other job of this shell started before: `%1`, `%-` and `-n` can only be the check's. After
+    # another job, the check's number depends on whether bash has cleaned the job table up since.
+    if env.jobs == 0 and target in ("%1", "%-", "-n"):
         return end + 1
     return None
 
@@ -138,11 +139,12 @@ def inherited(command: Command, unwrapped: Unwrapped, text: str) -> Reason | Non
     return None
 
 
-def consumed(script: Script, findings: list[Finding], text: str) -> Reason | None:
+def consumed(script: Script, findings: list[Finding], text: str, links: frozenset[str] = frozenset()
+             ) -> Reason | None:
     """A command of a script read from standard input, other than the check itself, that may read
-    the rest of the script from there."""
+    the rest of the script from there (``links``: the paths the line made links at before it)."""
     own = [finding.span for finding in findings]
-    for command in readers(script):
+    for command in readers(script, links):
         if not any(command.span.start <= span.start and span.end <= command.span.end for span in own):
             return reason("stdin-script", command.span, "consumed", piece=excerpt(text, command.span))
     return None

@@ -46,8 +46,23 @@ class Trap:
 NOTHING = Trap()
 
 
+_LAST: list[tuple[tuple[Word, ...], Trap]] = []
+"""The trap read last, by its words themselves: the analysis reads one ``trap`` command several
+times (what it changes, whether it is inert, what it writes), and its action is parsed once."""
+
+
 def trap_of(args: tuple[Word, ...]) -> Trap:
     """What ``trap ARGS…`` sets (``args`` are the words after ``trap``)."""
+    if _LAST:
+        words, trap = _LAST[0]
+        if len(words) == len(args) and all(word is arg for word, arg in zip(words, args, strict=True)):
+            return trap  # the same words (the same objects): the same command of the same analysis
+    trap = _trap_of(args)
+    _LAST[:] = [(args, trap)]
+    return trap
+
+
+def _trap_of(args: tuple[Word, ...]) -> Trap:
     if not args or args[0].value in _LISTING:
         return NOTHING
     if args[0].value == "--":

@@ -40,13 +40,13 @@ Operator = Literal[";", "\n", "&", "&&", "||"]
 """What joins a statement to the next one (see :class:`shellparse.Statement`)."""
 
 ReasonCode = Literal[
-    "always-succeeds", "and-before", "assigned", "background", "cmd-syntax", "deciding-consumer", "directory",
-    "early-exit", "echo-tail", "empty", "env-prefix", "errexit", "exit-propagation", "exit-trap", "expression-tail",
-    "extra-pipes", "failure-exit", "forced-success", "function-call", "inside-compound", "inside-substitution",
-    "may-not-run", "mention-only", "negated", "nested", "or-chain", "parse-error", "pipe-into-check", "pipefail",
-    "pipefail-producer", "post-check-command", "redirect", "repeated", "report-tail", "reporting-pipe", "rewritten",
-    "saved-status", "shadowed", "sigpipe", "single-path", "standalone-redirect", "stdin-script", "strict-policy",
-    "true-tail", "unproven", "unreadable", "waited", "wrapper",
+    "always-succeeds", "and-before", "assigned", "background", "cmd-syntax", "deciding-consumer", "dialect",
+    "directory", "early-exit", "echo-tail", "empty", "env-prefix", "errexit", "exit-propagation", "exit-trap",
+    "expression-tail", "extra-pipes", "failure-exit", "forced-success", "function-call", "inside-compound",
+    "inside-substitution", "may-not-run", "mention-only", "negated", "nested", "or-chain", "parse-error",
+    "pipe-into-check", "pipefail", "pipefail-producer", "post-check-command", "redirect", "repeated", "report-tail",
+    "reporting-pipe", "rewritten", "saved-status", "shadowed", "sigpipe", "single-path", "standalone-redirect",
+    "stdin-script", "strict-policy", "true-tail", "unproven", "unreadable", "waited", "wrapper",
 ]
 """A stable identifier for why the analysis reached its verdict (see :data:`shellparse.REASONS`)."""
 

@@ -12,7 +12,7 @@ from typing import Literal, NamedTuple
 from ._builtins import BASH_BUILTINS
 from ._model import Span, Word
 from ._patterns import lazy
-from ._quoting import bash_unquote, pwsh_unquote
+from ._quoting import bash_unquote, one_field, pwsh_unquote
 from ._shells import PLAIN, SOME_SHELL, ShellOptions, invocation
 
 
@@ -190,7 +190,6 @@ SHELL_PROGRAMS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "
 """POSIX shells that run a ``-c`` string or a script (``busybox`` only as ``busybox sh``)."""
 PWSH_PROGRAMS = frozenset({"pwsh", "powershell", "pwsh-preview"})
 """PowerShell executables that run a ``-Command`` string."""
-_new = tuple.__new__
 _STRING_RUNNERS = frozenset({"cmd", "eval", "iex", "invoke-expression"})
 _SAME_SHELL = frozenset({"builtin", "coproc", "time"})
 _MAY_WRAP = frozenset(_BY_NAME) | SHELL_PROGRAMS | PWSH_PROGRAMS | _STRING_RUNNERS | {"coverage", "coproc"}
@@ -250,7 +249,8 @@ def _problem(wrappers: tuple[Word, ...], directories: tuple[Word, ...], problem:
 
 
 def _runs_string(wrappers: tuple[Word, ...], directories: tuple[Word, ...], nested: Nested) -> Unwrapped:
-    return _new(Unwrapped, ((), wrappers, directories, nested, None, None, None, (), None, None, False))
+    return Unwrapped(argv=(), wrappers=wrappers, directories=directories, nested=nested, background=None, inert=None,
+                     problem=None, context=(), forced=None, unproven=None, login=False)
 
 
 class Detached(NamedTuple):
@@ -304,7 +304,8 @@ def unwrap(words: tuple[Word, ...], shell: str) -> Unwrapped:
     """Peel wrappers off ``words`` (a simple command's argv)."""
     if not words or words[0].value is None or program_name(words[0].value) not in _MAY_WRAP:
         # the common case: no wrapper at all
-        return _new(Unwrapped, (words, (), (), None, None, None, None, (), None, None, False))
+        return Unwrapped(argv=words, wrappers=(), directories=(), nested=None, background=None, inert=None,
+                         problem=None, context=(), forced=None, unproven=None, login=False)
     context: list[str] = []
     notes = _Notes()
     unwrapped = _unwrap(words, shell, context, notes)
@@ -377,8 +378,8 @@ def _unwrap(words: tuple[Word, ...], shell: str, context: list[str], notes: _Not
                                       directories=tuple(directories) + unwrapped.directories,
                                       background=outcome.span)
         argv = applied.rest
-    return _new(Unwrapped, (tuple(argv), tuple(wrappers), tuple(directories), None, None, None, None, (), None, None,
-                            False))
+    return Unwrapped(argv=tuple(argv), wrappers=tuple(wrappers), directories=tuple(directories), nested=None,
+                     background=None, inert=None, problem=None, context=(), forced=None, unproven=None, login=False)
 
 
 def _same_shell(argv: list[Word], name: str, *, first: bool) -> Unwrapped | None:
@@ -430,9 +431,13 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
         name, attached = _option(word)
         if word.value is None:
             if wrapper.assignments and _ASSIGNMENT_TEXT.match(word.text):
+                if not one_field(word.text):  # `env PATH=$X cmd`: a value with spaces adds words
+                    notes.unproven = notes.unproven or word.span
                 context.append(word.text)  # `env PATH="$PATH" cmd`: an assignment whatever its value
                 index += 1
                 continue
+            if operands_left or wrapper.string_only:
+                notes.unproven = notes.unproven or word.span  # `timeout $T cmd`: it may be options
             break
         if name == "--":
             index += 1
@@ -455,6 +460,9 @@ def _apply(wrapper: Wrapper, argv: list[Word], directories: list[Word], shell: s
             takes_value = name in wrapper.value_options and attached is None
             value_word = _value_word(argv, index, attached) if takes_value or attached is not None else None
             _valued(wrapper, name, value_word, notes)
+            if value_word is not None and value_word.value is None and (not one_field(value_word.text) or any(
+                    name == option for option, _ in wrapper.forcing_values)):
+                notes.unproven = notes.unproven or value_word.span  # `nice -n $N`: `N='0 true'` adds a command
             if name in wrapper.identity_options:
                 setting = name if value_word is None else f"{name}={value_word.value or value_word.text}"
                 context.append(f"{wrapper.names[0]}:{setting}")
@@ -601,7 +609,8 @@ def _nested_from(word: Word, outer: str, via: Word, options: ShellOptions = PLAI
     if unquoted is None:
         return _problem(wrappers, directories, f"the command string {word.text} expands at run time")
     text, positions = unquoted
-    return _runs_string(wrappers, directories, _new(Nested, (text, positions, "bash", via, options, False)))
+    return _runs_string(wrappers, directories, Nested(text=text, positions=positions, shell="bash", via=via,
+                                                                options=options, stdin=False))
 
 
 def _shell(argv: list[Word], name: str, outer: str, wrappers: tuple[Word, ...],

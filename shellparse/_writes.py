@@ -7,8 +7,9 @@ plugins (``printf '[pytest]\\naddopts = --co' > pytest.ini && pytest``) decides 
 Every write the line makes before the check is collected — redirects, the operands of the programs
 that write files (:data:`_TARGETS`), trap actions — and the check is refused when one of them is:
 
-- a file named like the check's program (wherever it is: a ``PATH`` entry may lead there), or the
-  module ``python -m`` runs;
+- a file named like the check's program or a program that runs it (a wrapper's, a shell's: ``uv``
+  in ``uv run pytest``), wherever it is (a ``PATH`` entry may lead there), or the module ``python
+  -m`` runs;
 - one of the files its family reads at start-up (:data:`._configs.CONFIGS`), or a file one of its
   configuration options names (``pytest -c my.ini``: :data:`CONFIG_OPTIONS`) — not its operands,
   the files it checks: an agent writes a test and runs it, and what it edits is the tracker's business;
@@ -46,6 +47,8 @@ class Written(NamedTuple):
     """Inline code that may write anything (``python -c CODE``)."""
     spelled: bool = False
     """The line names the target, but only run time knows it (``> "$out"``, ``tee "$f"``)."""
+    link: bool = False
+    """The target is a link (``ln``), which may lead anywhere: to ``/dev/stdin`` too."""
 
 
 _TARGETS: dict[str, str] = {
@@ -103,7 +106,8 @@ def program_writes(command: Command, argv: tuple[Word, ...], text: str) -> list[
     if how == "after-first":
         return [_named(value, span) for value in operands[1:]]
     if how == "copy":
-        return _copied(words, operands, span)
+        found = _copied(words, operands, span)
+        return [write._replace(link=True) for write in found] if name == "ln" else found
     if how == "in-place":
         script = _sed_writes(words)
         if script is not None:
@@ -203,15 +207,16 @@ def _inline(command: Command, argv: tuple[Word, ...], name: str, text: str) -> l
     return []
 
 
-def rewritten(writes: list[Written], *, program: str, family: str, module: str | None, words: tuple[Word, ...],
-              activated: tuple[str, ...], path_changed: bool) -> Written | None:
+def rewritten(writes: list[Written], *, programs: tuple[str, ...], family: str, module: str | None,
+              words: tuple[Word, ...], activated: tuple[str, ...], path_changed: bool) -> Written | None:
     """The first of ``writes`` that writes what the check reads (see the module docstring):
-    ``program`` is the word it runs, ``module`` the one ``python -m`` runs, ``words`` its other
-    words, ``activated`` the virtual environments' scripts sourced, ``path_changed`` whether the
-    line changes ``PATH``."""
+    ``programs`` are the words that run it (the wrappers' and shells' programs, then its own:
+    ``uv run pytest`` runs ``uv``, which runs ``pytest``), ``module`` the one ``python -m`` runs,
+    ``words`` its other words, ``activated`` the virtual environments' scripts sourced,
+    ``path_changed`` whether the line changes ``PATH``."""
     if not writes:
         return None
-    names = {program_name(program), *CONFIGS.get(family, ())}
+    names = {*map(program_name, programs), *CONFIGS.get(family, ())}
     if module:
         names |= {module, f"{module}.py"}
     named = _configured(words)
@@ -250,6 +255,12 @@ def _configured(words: tuple[Word, ...]) -> set[str]:
         elif value in CONFIG_OPTIONS and index + 1 < len(words) and words[index + 1].value is not None:
             found.add(_normal(words[index + 1].value or ""))
     return found
+
+
+def linked(writes: list[Written]) -> frozenset[str]:
+    """The paths the line made links at (and their basenames), as paths are compared."""
+    found = {_normal(write.target) for write in writes if write.link and write.target is not None}
+    return frozenset(found | {posixpath.basename(path) for path in found})
 
 
 def startup_written(writes: list[Written]) -> Written | None:

@@ -43,7 +43,13 @@ The strategies:
     ``| true``, two pipes, ``; > out.txt``, ``exit 0;`` or ``[ -f nope ] || exit 0;`` before,
     ``set -o pipefail; producer | check``;
 :func:`commands`
-    any of the three shapes.
+    any of the three shapes;
+:func:`fuzzed_commands`
+    lines for a differential fuzzer against real bash: the constructs of the proven set composed
+    around a check (statements before it, shapes that carry its status, containers), with or
+    without one construct from outside the set (traps, options, redirects on ``exit``, job specs,
+    here-documents, control characters, startup files, programs the line writes …), one class
+    each (:data:`FUZZ_SHAPES`; :data:`REAL_SHAPES` need the real ``make``, ``npm`` and ``pytest``).
 
 A test of the analyzer::
 
@@ -61,18 +67,35 @@ pytest``), and may read ``input.txt``; a sandbox that runs them should create th
 
 from __future__ import annotations
 
+import re
 import shlex
 from typing import Literal, NamedTuple, get_args
 
 from hypothesis import strategies as st
 
 from ._adversarial import FALSE_WITNESS, HONEST, NOT_RUN, RESIDUAL, bare, fill, templates
+from ._constructs import (
+    CONTAINERS,
+    DANGERS,
+    NEIGHBOURS,
+    PRELUDES,
+    REAL_ABSENT,
+    REAL_BODY,
+    REAL_DANGERS,
+    REAL_NEIGHBOURS,
+    REAL_TARGETS,
+    SHAPES,
+    Parts,
+    compose,
+)
 from ._vocabulary import CheckKind
 
 __all__ = [
     "EXPECTATIONS",
     "FALSE_WITNESS_SHAPES",
+    "FUZZ_SHAPES",
     "HONEST_SHAPES",
+    "REAL_SHAPES",
     "RESIDUAL_SHAPES",
     "UNATTRIBUTED_SHAPES",
     "Expectation",
@@ -81,6 +104,7 @@ __all__ = [
     "checks",
     "commands",
     "false_witness_commands",
+    "fuzzed_commands",
     "honest_commands",
     "masked_commands",
     "reporting_commands",
@@ -109,7 +133,11 @@ class Sample(NamedTuple):
     command at all: ``bash -n -c 'pytest'``); see :data:`EXPECTATIONS`."""
     shape: str = ""
     """The exit-attribution class a sample of :func:`false_witness_commands`,
-    :func:`honest_commands`, :func:`unattributed_commands` or :func:`residual_commands` belongs to."""
+    :func:`honest_commands`, :func:`unattributed_commands` or :func:`residual_commands` belongs to,
+    or the class of :func:`fuzzed_commands` (:data:`FUZZ_SHAPES`, :data:`REAL_SHAPES`)."""
+    constructs: tuple[str, ...] = ()
+    """What a sample of :func:`fuzzed_commands` is composed of, from the check outwards
+    (``shape:saved-status``, ``danger:job-spec``, ``prelude:move``, ``container:group`` …)."""
 
 
 class _Check(NamedTuple):
@@ -486,3 +514,122 @@ def honest_commands(shape: str | None = None) -> st.SearchStrategy[Sample]:
     ``set -e``, one-path compounds, ``wait``, reaching pipefail, wrapping functions, harmless traps
     (``shape``: one class of :data:`HONEST_SHAPES`)."""
     return _shaped(HONEST, shape, "witness")
+
+
+FUZZ_SHAPES: tuple[str, ...] = ("proven", *DANGERS)
+"""The classes of :func:`fuzzed_commands` around stub checks: ``proven`` (only constructs of the
+proven set and honest neighbours of the dangers) and one class per danger outside the set."""
+REAL_SHAPES: tuple[str, ...] = ("proven-real", *REAL_DANGERS)
+"""The classes of :func:`fuzzed_commands` that need the real ``make``, ``npm`` and ``pytest`` (see there)."""
+_FUZZ_PRELUDES = [(name, text) for name, texts in PRELUDES.items() for text in texts]
+_FUZZ_CONTAINERS = [(name, text) for name, texts in CONTAINERS.items() for text in texts]
+_FUZZ_TEMPLATES = [(name, text) for name, shape in SHAPES.items() for text in shape.templates]
+_FUZZ_NEIGHBOURS = [(name, text) for name, texts in NEIGHBOURS.items() for text in texts]
+_SHAPED = re.compile(r"\{(s|q|qe)\}")
+_REAL_KIND: CheckKind = "test"  # pytest's kind; a target's or script's comes from REAL_TARGETS or REAL_ABSENT
+
+
+class _Shaped(NamedTuple):
+    parts: Parts
+    kind: CheckKind
+    reporting: bool
+    constructs: tuple[str, ...]
+    moves: int
+
+
+@st.composite
+def _shaped_check(draw: st.DrawFn) -> _Shaped:
+    """A wrapped check inside a status-carrying shape of the proven set."""
+    drawn = draw(_core(producer=False))
+    name, template = draw(st.sampled_from(_FUZZ_TEMPLATES))
+    parts = Parts("", drawn.command, drawn.command, drawn.sample.program)
+    return _Shaped(parts._replace(shaped=compose(template, parts)), drawn.sample.kind, SHAPES[name].reporting,
+                   (f"shape:{name}",), drawn.moves)
+
+
+@st.composite
+def _around(draw: st.DrawFn, line: str, moves: int) -> tuple[str, tuple[str, ...]]:
+    """Up to three layers of the proven set around ``line``: statements before it, containers around it."""
+    constructs: list[str] = []
+    for layer in draw(st.lists(st.sampled_from(("prelude", "container")), max_size=3)):
+        pool = _FUZZ_PRELUDES if layer == "prelude" else _FUZZ_CONTAINERS
+        name, text = draw(st.sampled_from(pool))
+        if name == "move":
+            if moves >= 2:
+                continue  # the sandbox has two levels of directories
+            moves += 1
+        line = text + line if layer == "prelude" else compose(text, Parts(line, line, line, ""))
+        constructs.append(f"{layer}:{name}")
+    return line, tuple(constructs)
+
+
+@st.composite
+def _stubbed(draw: st.DrawFn, shape: str) -> Sample:
+    """A line of a class around a stub check: the proven set alone (with or without an honest
+    neighbour of a danger), or one danger."""
+    if shape == "proven":
+        name, template = draw(st.sampled_from([("", "{s}"), *_FUZZ_NEIGHBOURS]))
+        outer = (f"neighbour:{name}",) if name else ()
+    else:
+        template = draw(st.sampled_from(DANGERS[shape].templates))
+        outer = (f"danger:{shape}",)
+    if "{b}" in template:  # a word goes in front of the check: no wrapper, no shape
+        check = draw(_check())
+        drawn = _Shaped(Parts(check.command, check.command, check.command, check.program), check.kind, False, (), 0)
+    else:
+        drawn = draw(_shaped_check())
+        if not _SHAPED.search(template):  # the template carries the status its own way
+            drawn = drawn._replace(reporting=False, constructs=())
+    line, layers = draw(_around(compose(template, drawn.parts), drawn.moves))
+    return Sample(line, drawn.parts.program, drawn.kind, _expectation(shape, reporting=drawn.reporting), shape,
+                  (*drawn.constructs, *outer, *layers))
+
+
+@st.composite
+def _real(draw: st.DrawFn, shape: str) -> Sample:
+    """A line of a class around the real ``make`` or ``pytest``."""
+    if shape == "proven-real":
+        template, outer = draw(st.sampled_from(REAL_NEIGHBOURS)), "neighbour:real"
+    else:
+        template, outer = draw(st.sampled_from(REAL_DANGERS[shape].templates)), f"danger:{shape}"
+    target, absent = draw(st.sampled_from(sorted(REAL_TARGETS))), draw(st.sampled_from(sorted(REAL_ABSENT)))
+    kind = REAL_TARGETS[target] if "{t}" in template else REAL_ABSENT[absent] if "{u}" in template else _REAL_KIND
+    check = template.replace("{t}", target).replace("{u}", absent)
+    name, shape_template = draw(st.sampled_from(_FUZZ_TEMPLATES))
+    line, layers = draw(_around(compose(shape_template, Parts("", check, check, REAL_BODY)), 0))
+    return Sample(line, REAL_BODY, kind, _expectation(shape, reporting=SHAPES[name].reporting), shape,
+                  (f"shape:{name}", outer, *layers))
+
+
+def _expectation(shape: str, *, reporting: bool) -> Expectation:
+    if shape not in ("proven", "proven-real"):
+        return "masked"
+    return "reporting-pipe" if reporting else "witness"
+
+
+def fuzzed_commands(shape: str | None = None) -> st.SearchStrategy[Sample]:
+    """Lines for a differential fuzzer against real bash: a check in a status-carrying shape, with
+    statements before it and containers around it from the proven set, and (except in class
+    ``proven``) one construct from outside the set — a trap, an option, a redirect on ``exit``, a
+    job spec, a startup file, a program the line writes … (``shape``: one class of
+    :data:`FUZZ_SHAPES` or :data:`REAL_SHAPES`; by default any class of :data:`FUZZ_SHAPES`, the
+    proven set a third of the time).
+
+    ``expect`` is ``witness`` or ``reporting-pipe`` for a line of the proven set and ``masked``
+    for a line with a danger; which of them a line really is, real bash decides (run it for each
+    status of the check: the property is "witness-eligible ⇒ bash's status follows the check").
+    ``constructs`` names what the line is composed of.
+
+    Lines of :data:`REAL_SHAPES` run the real ``make``, ``npm`` and ``pytest`` in a project whose
+    Makefile targets and package scripts (``test``, ``check``, ``lint``) and test module
+    (``tests/``) run the program ``check-body``: that is their ``program``, the stub that decides
+    whether the check passes.
+    """
+    if shape is None:
+        dangers = st.sampled_from(FUZZ_SHAPES[1:])
+        return st.one_of(_stubbed("proven"), dangers.flatmap(_stubbed), dangers.flatmap(_stubbed))
+    if shape in REAL_SHAPES:
+        return _real(shape)
+    if shape not in FUZZ_SHAPES:
+        raise ValueError(f"unknown shape {shape!r}; one of {', '.join((*FUZZ_SHAPES, *REAL_SHAPES))}")
+    return _stubbed(shape)

@@ -33,8 +33,8 @@ def test_all_is_exactly_the_public_surface(name: str) -> None:
     assert public - submodules - {"annotations"} == exported
 
 
-@pytest.mark.parametrize("name", ["advisor.consult", "advisor.gateway", "advisor.ledger", "advisor.models",
-                                  "advisor.orchestration",
+@pytest.mark.parametrize("name", ["advisor.consult", "advisor.gateway", "advisor.install", "advisor.ledger",
+                                  "advisor.models", "advisor.prompt", "advisor.orchestration",
                                   "advisor.openai_agents"])
 def test_subpackages_export_exactly_their_public_surface(name: str) -> None:
     """The advisor's subpackages keep `__all__` honest too: every listed name exists, every public one is listed."""
@@ -98,13 +98,15 @@ def import_graph() -> dict[str, set[str]]:
     """Each module of the three packages and the modules of theirs it imports, lazily or not.
 
     ``from package import submodule`` is an edge to the submodule; ``from module import name``
-    an edge to the module. A package's ``__init__`` running before its submodules is not an edge:
-    Python imports parents first in any case."""
+    an edge to the module; a package's ``_LAZY`` table (the one way a package loads a name on first
+    use: ``advisor._lazy``) an edge to each module it names. A package's ``__init__`` running before
+    its submodules is not an edge: Python imports parents first in any case."""
     paths = {_module_name(path): path for name in PACKAGES for path in (ROOT / name).rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for module, path in paths.items():
         edges: set[str] = set()
         for node in _runtime_nodes(ast.parse(path.read_text(), filename=str(path))):
+            edges.update(f"{module}.{name}" for name in lazy_table(node))
             if isinstance(node, ast.Import):
                 edges.update(alias.name for alias in node.names if alias.name in paths)
             elif isinstance(node, ast.ImportFrom):
@@ -120,6 +122,15 @@ def import_graph() -> dict[str, set[str]]:
                         edges.add(target)
         graph[module] = edges
     return graph
+
+
+def lazy_table(node: ast.AST) -> list[str]:
+    """The modules a ``_LAZY = {name: module, …}`` assignment names (nothing for any other node)."""
+    if not (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_LAZY" for t in node.targets)):
+        return []
+    assert isinstance(node.value, ast.Dict), "a _LAZY table is a dict literal, so that its edges can be read"
+    return [value.value for value in node.value.values if isinstance(value, ast.Constant)
+            and isinstance(value.value, str)]
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -155,6 +166,161 @@ def test_no_import_cycles() -> None:
     graph = import_graph()
     assert {"advisor.cli._main", "advisor.hosts._stop", "obligations._tracker", "shellparse._api"} <= set(graph)
     assert cycles(graph) == []
+
+
+ADVISOR_LAYERS: dict[str, int] = {"models": 1, "prompt": 2, "ledger": 3, "consult": 3, "hosts": 4, "gateway": 4,
+                                  "orchestration": 4, "mcp": 4, "openai_agents": 5, "cli": 5, "__main__": 6}
+"""The advisor's rooms in a straight line: models ← the request types ← {ledger, consult} ← {hosts, gateway,
+orchestration, mcp} ← {cli, the Agents SDK adapter} ← ``python -m advisor``. Its own small modules (errors,
+the home directory, values, the lazy loader) sit under all of them (0)."""
+PEER_EDGES = {("mcp", "hosts")}
+"""Rooms of one layer that may import each other: witness's MCP server finds the calling session's
+transcript through ``hosts``, the only room that knows the hosts' files."""
+
+
+def _room(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "advisor" or len(parts) == 1:
+        return None  # another package, or the advisor package's own lazy facade
+    return parts[1] if parts[1] in ADVISOR_LAYERS else "base"
+
+
+def layering_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from an advisor room to one in its own layer or above it (other than :data:`PEER_EDGES`)."""
+    found = []
+    for source, targets in sorted(graph.items()):
+        room = _room(source)
+        for target in sorted(targets):
+            other = _room(target)
+            if room is None or other is None or other == room or (room, other) in PEER_EDGES:
+                continue
+            if ADVISOR_LAYERS.get(other, 0) >= ADVISOR_LAYERS.get(room, 0):
+                found.append(f"{source} -> {target}")
+    return found
+
+
+def test_the_advisor_is_a_straight_line_of_layers() -> None:
+    """models ← prompt ← {ledger, consult} ← {hosts, gateway, orchestration, mcp} ← {cli, openai_agents}: no room
+    imports one beside it or above it, however lazily — the ledger and the consultation never import each other."""
+    graph = import_graph()
+    assert {"advisor.prompt._request", "advisor.ledger._compiler", "advisor.consult._consult"} <= set(graph)
+    assert layering_violations(graph) == []
+
+
+def test_the_layering_check_finds_an_import_across_a_layer() -> None:
+    """The check above can fail: the ledger importing the consultation, or the request types importing the
+    ledger, is reported; an allowed peer edge and an import downwards are not."""
+    graph = {"advisor.ledger._compiler": {"advisor.consult._tools", "advisor.prompt._request"},
+             "advisor.prompt._request": {"advisor.ledger._compiler"},
+             "advisor.mcp._answers": {"advisor.hosts._sessions"}}
+    assert layering_violations(graph) == ["advisor.ledger._compiler -> advisor.consult._tools",
+                                          "advisor.prompt._request -> advisor.ledger._compiler"]
+
+
+def public_modules() -> list[str]:
+    """Every package and subpackage of the three that has a public surface (``__all__``)."""
+    names = []
+    for init in sorted(ROOT.glob("*/**/__init__.py")):
+        parts = init.relative_to(ROOT).parent.parts
+        if parts[0] in PACKAGES and not any(part.startswith("_") for part in parts):
+            names.append(".".join(parts))
+    return [*names, "shellparse.errors", "obligations.errors", "advisor.errors"]
+
+
+def test_no_public_name_is_exported_by_two_packages_as_different_objects() -> None:
+    """One name per concept: a name exported by two packages (or subpackages) is the same object in both —
+    never a chat message in one and a tracker event in the other."""
+    exported: dict[str, list[tuple[str, object]]] = {}
+    for name in public_modules():
+        module = importlib.import_module(name)
+        for item in module.__all__:
+            exported.setdefault(item, []).append((name, getattr(module, item)))
+    clashes = {item: [where for where, _ in found] for item, found in exported.items()
+               if len({id(value) for _, value in found}) > 1}
+    assert clashes == {}
+    assert len(public_modules()) >= 15
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGES))
+def test_every_exception_lives_in_its_packages_errors_module(name: str) -> None:
+    """Each exception class a package defines is in that package's ``errors`` module, under its base
+    (``ShellparseError``, ``ObligationsError``, ``AdvisorError``) — none in a private module beside the code."""
+    errors = importlib.import_module(f"{name}.errors")
+    base = getattr(errors, {"shellparse": "ShellparseError", "obligations": "ObligationsError",
+                            "advisor": "AdvisorError"}[name])
+    strays = []
+    for path in sorted((ROOT / name).rglob("*.py")):
+        module = importlib.import_module(_module_name(path))
+        for value in vars(module).values():
+            mine = isinstance(value, type) and issubclass(value, BaseException) and value.__module__ == module.__name__
+            if mine and not (module.__name__.endswith(".errors") and issubclass(value, base)):
+                strays.append(f"{module.__name__}.{value.__name__}")
+    assert strays == []
+
+
+JUDGES = {"shellparse": {"analyze", "parse", "failure_evidence", "not_run_evidence", "covers", "rewrite_evidence",
+                         "marker_family"},
+          "obligations": {"classify", "shell_command", "fingerprint", "normalize", "closes_by"}}
+"""The functions that judge a command or a tool call: the tracker calls them, everything above reads its record."""
+SHOWS_AN_ANALYSIS = {"advisor.cli._check"}
+"""``witness check``, whose whole answer is shellparse's analysis of a command line."""
+
+
+def judging_imports(module: str, source: str) -> list[str]:
+    """The judging functions ``source`` (the module ``module``) imports or calls through its package."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module in JUDGES:
+            found += [f"{module}: {node.module}.{a.name}" for a in node.names if a.name in JUDGES[node.module]]
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.attr in JUDGES.get(node.value.id, ()):
+            found.append(f"{module}: {node.value.id}.{node.attr}")
+    return found
+
+
+def test_nothing_above_the_tracker_judges_a_tool_call_again() -> None:
+    """One judge per fact: no advisor module reads a command or a result itself (its kind, its checks, its outcome,
+    its fingerprint); each reads the tracker's ``CallRecord`` and reports; ``witness check`` alone shows an analysis."""
+    found = []
+    for path in sorted((ROOT / "advisor").rglob("*.py")):
+        module = _module_name(path)
+        if module not in SHOWS_AN_ANALYSIS:
+            found += judging_imports(module, path.read_text(encoding="utf-8"))
+    assert found == []
+    assert sorted(judging_imports("m", "import obligations\nobligations.classify(c)\nfrom shellparse import analyze")) \
+        == ["m: obligations.classify", "m: shellparse.analyze"]
+
+
+def test_positional_construction_only_where_its_benchmark_row_keeps_it() -> None:
+    """Named tuples are built by keyword; a module that builds them positionally (``tuple.__new__``, skipping the
+    generated constructor) is one whose row in ``benchmarks/construct_bench.py`` shows it pays."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        construct_bench = importlib.import_module("construct_bench")
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    positional = sorted(_module_name(path).rsplit(".", 1)[1] for name in PACKAGES
+                        for path in (ROOT / name).rglob("*.py") if "tuple.__new__" in path.read_text(encoding="utf-8"))
+    assert positional == sorted(construct_bench.MODULES)
+
+
+def test_every_lazy_package_loads_through_one_table() -> None:
+    """A package that loads names on first use does it one way: a module ``__getattr__`` reading its ``_LAZY``
+    table (which the import-graph test reads), and every name the table lists is public and loads."""
+    lazy = []
+    for name in PACKAGES_WITH_LAZY_NAMES:
+        module = importlib.import_module(name)
+        source = ast.parse(Path(module.__file__ or "").read_text())
+        assert any(lazy_table(node) for node in ast.walk(source)), name
+        for item in module._LAZY:
+            assert item in module.__all__ and getattr(module, item) is not None, (name, item)
+        lazy.append(name)
+    getters = {".".join(path.relative_to(ROOT).parent.parts) for name in PACKAGES for path in (ROOT / name).rglob(
+        "__init__.py") if "def __getattr__" in path.read_text()}
+    assert getters == set(lazy)
+
+
+PACKAGES_WITH_LAZY_NAMES = ("shellparse", "advisor", "advisor.cli", "advisor.hosts")
 
 
 def test_the_cycle_finder_finds_cycles() -> None:

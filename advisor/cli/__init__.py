@@ -8,6 +8,8 @@ Importing this package does not import click: ``cli`` is built when first asked 
 
 from __future__ import annotations
 
+from advisor._lazy import load as _load
+
 from ._exits import ExitCode
 from ._main import main
 
@@ -20,9 +22,9 @@ if TYPE_CHECKING:
 __all__ = ["ExitCode", "cli", "main"]
 
 
-def __getattr__(name: str) -> Any:
-    if name == "cli":
-        from ._group import cli
+_LAZY = {"cli": "_group"}
+"""Public names and the module each loads from on first use (:mod:`advisor._lazy`): the click group."""
 
-        return cli
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __getattr__(name: str) -> Any:
+    return _load(__name__, _LAZY, name, globals())

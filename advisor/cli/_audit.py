@@ -116,9 +116,10 @@ def command() -> click.Command:
     def audit_command(paths: tuple[str, ...], policy: Policy, as_json: bool, jobs: int | None) -> int:
         """Replay agent transcripts and report checks that failed and were never genuinely re-run.
 
-        PATHS are Claude Code, Codex, Pi, Copilot CLI or Gemini CLI session files, or directories
-        searched for *.jsonl files (~/.claude/projects, ~/.codex/sessions, ~/.pi/agent/sessions,
-        ~/.copilot/session-state, ~/.gemini/tmp); the format is read from the content, and a file
+        PATHS are Claude Code, Codex, Pi, Copilot CLI, Gemini CLI, Qwen Code or Factory Droid session
+        files, or directories searched for *.jsonl files (~/.claude/projects, ~/.codex/sessions,
+        ~/.pi/agent/sessions, ~/.copilot/session-state, ~/.gemini/tmp, ~/.qwen/projects,
+        ~/.factory/sessions); the format is read from the content, and a file
         no reader recognises is refused. - reads standard input, and a named pipe such as
         <(zcat session.jsonl.gz) is read as a stream.
         """

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from advisor.errors import StreamProblem
 from obligations import NotATranscript
 from obligations.sources import file_kind
 
-from ._inputs import StreamProblem, copy_stream, display, path_kind
+from ._inputs import copy_stream, display, path_kind
 
 PATTERN = "*.jsonl"
 """The files a directory is searched for."""

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
+from advisor.errors import BinaryInput
 from shellparse import POLICIES, SHELLS, Policy, Shell, analyze, printable
 
 from . import _options
@@ -38,7 +39,9 @@ MAX_LINE_BYTES = 1024 * 1024
 def run_check(options: CheckOptions, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness check`` once its arguments are known; return its exit status."""
     if options.batch is not None:
-        from ._inputs import StreamProblem, display
+        from advisor.errors import StreamProblem
+
+        from ._inputs import display
 
         try:
             return check_batch(read_lines(options.batch, err), options.shell, options.policy,
@@ -144,11 +147,6 @@ def _batch_record(number: int, raw: bytes | None, shell: Shell, policy: Policy) 
             extra["id"] = item["id"]
     analysis = analyze(text, shell, policy, max_chars=MAX_COMMAND_CHARS)
     return {"line": number, **extra, **analysis.to_dict(), "analysis": analysis}
-
-
-class BinaryInput(ValueError):
-    """The ``--batch`` input holds a NUL byte: it is binary data (``/dev/zero``), not commands, and
-    may never end."""
 
 
 def read_lines(path: str, err: IO[str] | None = None) -> Iterator[bytes | None]:

@@ -10,22 +10,16 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from advisor.consult import (
-    ConsultationLog,
-    ConsultSettings,
-    Investigation,
-    consult,
-    investigation_tools,
-    load_consult_settings,
-)
-from advisor.ledger import Compiled, Ledger, SessionAgent, read_ledger
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, Workspace, consult, load_consult_settings
+from advisor.errors import WorkspaceError
+from advisor.ledger import Ledger, read_ledger
 from advisor.models import load_model_config, make_model
-from obligations import Event, ToolCompleted, ToolDispatched
+from obligations import NoSuchCall, until_call
 from shellparse import printable
 
 from ._consult_output import print_request, print_result
@@ -41,10 +35,10 @@ if TYPE_CHECKING:
 EPILOG = """\
 Exit status: 0 when the advice is `none` or `nit`; 1 for `concern` or `blocker`, an answer without
 a verdict line, or a consultation skipped or cut short (budget, empty answer, a ledger too large
-for its token budget); 2 for usage errors, a configuration the advisor cannot run with, or when no
-model could be reached.
+for its token budget); 2 for usage errors, a configuration the advisor cannot run with, a workspace
+that is not a directory or is the file system's root or the home directory (then pass --workspace
+with a project's directory), or when no model could be reached.
 """
-_UNREACHED = frozenset({"model-unavailable", "model-refused", "timeout", "same-model"})
 
 
 @dataclass(frozen=True)
@@ -62,42 +56,15 @@ class ConsultOptions:
     as_json: bool = False
 
 
-class UsageProblem(Exception):
-    """A problem with the command line itself (reported with exit status 2)."""
-
-
-def upto_call(events: Iterable[Event], upto: int | None) -> Iterator[Event]:
-    """The events up to the result of the session's ``upto``-th tool call (the session's own agent's
-    calls; sub-agents' are not counted); all of them without ``upto``."""
-    own = SessionAgent()
-    count = 0
-    target: str | None = None
-    for event in events:
-        yield event
-        if not own.owns(event) or upto is None:
-            continue
-        if isinstance(event, ToolDispatched) and target is None:
-            count += 1
-            if count == upto:
-                target = event.call_id
-        elif isinstance(event, ToolCompleted) and event.call_id == target:
-            return
-    if upto is not None and count < upto:
-        raise UsageProblem(f"--upto {upto}: the session has only {count} tool call(s)")
-
-
-def compile_ledger(options: ConsultOptions, settings: ConsultSettings, transcript: Path | None = None,
-                   status: ConsultStatus | None = None) -> tuple[Ledger, Compiled, str | None]:
-    """The session's ledger, the request it compiles to, and the session's recorded working directory
+def read_session(options: ConsultOptions, transcript: Path | None = None,
+                 status: ConsultStatus | None = None) -> tuple[Ledger, str | None]:
+    """The session's ledger (as if it had ended after ``--upto``'s call) and its recorded working directory
     (``transcript``: the file to read, when it is not ``options.transcript`` itself — a stream's copy;
     ``status``: told how far it is)."""
     path = Path(transcript or options.transcript)
-    read = read_ledger(path, select=lambda events: upto_call(events, options.upto),
+    read = read_ledger(path, select=lambda events: until_call(events, options.upto),
                        progress=status.reading(path) if status is not None else None)
-    if status is not None:
-        status.compiling()
-    compiled = read.ledger.compile(question=options.question, tools=investigation_tools(settings))
-    return read.ledger, compiled, read.report.cwd
+    return read.ledger, read.report.cwd
 
 
 def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
@@ -109,26 +76,25 @@ def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
     return Path.cwd()
 
 
-async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, compiled: Compiled,
-                   workspace: Path, status: ConsultStatus) -> Consultation:
-    flags = {"model": options.model, "provider": options.provider, "base_url": options.base_url}
-    config = load_model_config(flags)
-    model = make_model(config)
-    status.advisor = f"{model.provider}:{model.model}"  # as the footer and the log name it
-    try:
-        investigation = Investigation(workspace, expand=ledger.expand, settings=settings)
-        return await consult(compiled.prompt, model, investigation=investigation, settings=settings,
-                             prices=config.prices, log=ConsultationLog(), on_step=status.step)
-    finally:
-        await model.aclose()
+async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, workspace: Path,
+                   status: ConsultStatus) -> Consultation:
+    """The consultation, recorded in the log once it is over; ``status`` is told each step."""
+    config = load_model_config({"model": options.model, "provider": options.provider, "base_url": options.base_url})
+    log = ConsultationLog()
+    async with aclosing(make_model(config)) as model:
+        status.advisor = f"{model.provider}:{model.model}"  # as the footer and the log name it
+        status.compiling()
+        result = await consult(ledger, model, question=options.question, workspace=workspace, settings=settings,
+                               prices=config.prices, spent=log.session_spend(ledger.session_id), on_step=status.step)
+    return log.keep(result)
 
 
 def exit_status(result: Consultation) -> int:
     """0 for `none`/`nit`; 2 when no model answered (unreachable, refused, timed out, the executor's own);
     1 otherwise."""
-    if result.stop_reason in _UNREACHED:
+    if result.stop_class in ("unreached", "transient"):
         return ExitCode.USAGE
-    if result.stop_reason == "answered" and result.severity in ("none", "nit"):
+    if result.stop_class == "answered" and result.severity in ("none", "nit"):
         return ExitCode.OK
     return ExitCode.FINDINGS
 
@@ -141,23 +107,29 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     status = ConsultStatus(err)  # drawn while it reads and while it waits; stopped to print
     try:
         with status, one_transcript(options.transcript, who="witness consult", err=err) as transcript:
-            ledger, compiled, recorded = compile_ledger(options, settings, transcript, status)
-    except UsageProblem as problem:
-        err.write(printable(f"witness consult: {problem}\n"))
+            ledger, recorded = read_session(options, transcript, status)
+    except NoSuchCall as problem:
+        err.write(printable(f"witness consult: --upto {options.upto}: {problem}\n"))
         return ExitCode.USAGE
+    workspace = workspace_for(options, recorded)
     if options.dry_run:
+        compiled = ledger.compile(question=options.question,
+                                  tools=Investigation(workspace, settings=settings).declarations())
         print_request(compiled, out, as_json=options.as_json)
         if not compiled.fits:
             err.write("witness consult: this request exceeds the ledger's token budget; a consultation would be "
                       "skipped\n")
         return ExitCode.OK
-    if not compiled.fits:
-        err.write(f"witness consult: skipped — the task and the most recent work take {compiled.tokens} tokens, "
-                  "more than the ledger's token budget even with every earlier block left out (raise "
-                  "[ledger] token_budget)\n")
-        return ExitCode.FINDINGS
+    try:
+        Workspace(workspace, settings.deny_patterns)
+    except WorkspaceError as problem:
+        err.write(printable(f"witness consult: {problem}; pass --workspace with a project's directory\n"))
+        return ExitCode.USAGE
     with status:
-        result = asyncio.run(_consult(options, settings, ledger, compiled, workspace_for(options, recorded), status))
+        result = asyncio.run(_consult(options, settings, ledger, workspace, status))
+    if result.stop_reason == "too-large":
+        err.write(f"witness consult: skipped — {result.error} (raise [ledger] token_budget)\n")
+        return exit_status(result)
     if options.as_json:
         out.write(json_text(result.model_dump(mode="json")) + "\n")
     else:

@@ -12,7 +12,7 @@ from ._output import json_text
 
 if TYPE_CHECKING:
     from advisor.consult import Consultation
-    from advisor.ledger import Compiled
+    from advisor.prompt import Compiled
 
 SEVERITY_STYLES = {"none": "bold green", "nit": "bold cyan", "concern": "bold yellow", "blocker": "bold red"}
 

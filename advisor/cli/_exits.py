@@ -33,9 +33,23 @@ class ExitCode(IntEnum):
     TERMINATED = 143
 
 
-class Terminated(BaseException):
-    """The process was told to end (``SIGTERM``): raised where it stands, so that the command
-    unwinds and cleans up (not an ``Exception``: nothing may catch it as a failure and go on)."""
+TERMINATION = {"received": False}
+"""Whether the process was told to end (``SIGTERM``, see :func:`end_cleanly_on_sigterm`)."""
+
+
+def end_cleanly_on_sigterm() -> None:
+    """Make ``SIGTERM`` (a ``kill``, a supervisor stopping a job) unwind the command as Ctrl-C does,
+    so what it holds is cleaned up (a stream's temporary copy): a ``SystemExit`` raised where it
+    stands (not an ``Exception``: nothing catches it as a failure and goes on, and click, which
+    writes a line before it turns a ``KeyboardInterrupt`` into ``Abort``, lets it through), which
+    :func:`exit_code_for` reports as ``terminated``, exit status 143."""
+    import signal
+
+    def terminate(*_: object) -> None:
+        TERMINATION["received"] = True
+        raise SystemExit(ExitCode.TERMINATED)
+
+    signal.signal(signal.SIGTERM, terminate)
 
 
 def exit_code_for(error: BaseException, err: TextIO, *, command: str | None = None) -> int:
@@ -48,12 +62,14 @@ def exit_code_for(error: BaseException, err: TextIO, *, command: str | None = No
         # nothing more to write, not even the interpreter's last flush.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return ExitCode.OK
+    if isinstance(error, SystemExit):
+        if not TERMINATION["received"]:
+            raise error
+        err.write(f"{prefix}: terminated\n")
+        return ExitCode.TERMINATED
     if isinstance(error, KeyboardInterrupt) or _interrupted_in_click(error):
         err.write(f"{prefix}: interrupted\n")
         return ExitCode.INTERRUPTED
-    if isinstance(error, Terminated):
-        err.write(f"{prefix}: terminated\n")
-        return ExitCode.TERMINATED
     click = sys.modules.get("click")
     if click is not None:
         if isinstance(error, click.exceptions.Exit):

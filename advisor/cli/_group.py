@@ -68,6 +68,21 @@ SUBCOMMANDS: dict[str, Callable[[], click.Command]] = {"audit": _audit, "check":
 """Every subcommand, and how to build it."""
 
 
+def _install() -> click.Command:
+    from ._install import install_command
+
+    return install_command()
+
+
+def _uninstall() -> click.Command:
+    from ._install import uninstall_command
+
+    return uninstall_command()
+
+
+SUBCOMMANDS.update(install=_install, uninstall=_uninstall)
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are built by their factories when first asked for."""
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import os
 import sys
 
-from advisor.hosts import DEFAULT_DEADLINE, MAX_INPUT_BYTES, REVIEW_DEADLINE, answer_hook, deadline_seconds
+from advisor.hosts import answer_hook
+from advisor.hosts._constants import DEADLINE_VARIABLE, DEFAULT_DEADLINE, MAX_INPUT_BYTES, REVIEW_DEADLINE, REVIEW_FLAG
+from advisor.hosts._deadline import deadline_seconds
 
 from ._exits import ExitCode
 from ._output import Output
@@ -25,17 +27,16 @@ if TYPE_CHECKING:
     import click
 
 USAGE = "usage: witness hook claude-code|codex [--review] < hook-input.json"
-REVIEW = "--review"
 
 
 def run_hook(args: list[str]) -> int:
     """Answer the hook call on standard input; print the answer. Always exit status 0."""
     err: TextIO = Output(sys.stderr)  # type: ignore[assignment]  # only `write` is used: failures are swallowed
     try:
-        review = REVIEW in args
+        review = REVIEW_FLAG in args
         deadline = _deadline(REVIEW_DEADLINE if review else DEFAULT_DEADLINE)
         _arm(deadline, err)
-        host = _host([arg for arg in args if arg != REVIEW], err)
+        host = _host([arg for arg in args if arg != REVIEW_FLAG], err)
         raw = _read_input(err)
         answer = answer_hook(host, raw, err, until=_now() + deadline, review=review) \
             if host and raw is not None else ""
@@ -74,7 +75,7 @@ def _read_input(err: TextIO) -> bytes | None:
 
 def _deadline(default: float) -> float:
     """``WITNESS_HOOK_DEADLINE`` (a bad value is reported by the Stop logic; ``default`` guards here)."""
-    value = os.environ.get("WITNESS_HOOK_DEADLINE", "").strip()
+    value = os.environ.get(DEADLINE_VARIABLE, "").strip()
     return (deadline_seconds(value) or default) if value else default
 
 

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, BinaryIO, Literal
 
+from advisor.errors import StreamProblem
+
 STREAM_WAIT = 30.0
 """Seconds to wait for the first byte of a named pipe nobody writes to yet."""
 NOTE_AFTER = 1.0
@@ -33,18 +35,6 @@ STREAM_MAX_BYTES = 4 * 1024**3
 STREAM_HEAD = 64 * 1024
 """Bytes of a stream copied before its format is judged."""
 _CHUNK = 1024 * 1024
-
-
-class StreamProblem(OSError):
-    """A stream that cannot be read as asked; the message says why (without naming the stream: see
-    :func:`display`)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-    def __str__(self) -> str:
-        return self.message
 
 
 def display(name: str) -> str:

@@ -20,7 +20,7 @@ import gc
 import os
 import sys
 
-from ._exits import ExitCode, Terminated, exit_code_for
+from ._exits import ExitCode, end_cleanly_on_sigterm, exit_code_for
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
             guard_standard_streams()
             _keep_bytecode()
         code = _run(args, whole_process=whole_process)
-    except (Exception, KeyboardInterrupt, Terminated) as error:
+    except (Exception, KeyboardInterrupt, SystemExit) as error:
         code = exit_code_for(error, sys.stderr, command=_command_name(args))
     from ._output import finish
 
@@ -81,21 +81,10 @@ def _run(args: list[str], *, whole_process: bool) -> int:
     if args[:1] == ["hook"]:
         return _run_hook(args[1:], whole_process=whole_process)
     if whole_process and args[:1] in (["audit"], ["consult"], ["packet"]):
-        _end_cleanly_on_sigterm()
+        # Only the commands that copy streams: serve and mcp have their own way to stop, and the
+        # others hold nothing to clean up.
+        end_cleanly_on_sigterm()
     return _run_click(args)
-
-
-def _end_cleanly_on_sigterm() -> None:
-    """``SIGTERM`` (a ``kill``, a supervisor stopping a job) unwinds the command as Ctrl-C does, so
-    what it holds is cleaned up (a stream's temporary copy), instead of ending the process where it
-    stands. Only the commands that copy streams: ``serve`` and ``mcp`` have their own way to stop,
-    and the others hold nothing to clean up."""
-    import signal
-
-    def terminate(*_: object) -> None:
-        raise Terminated
-
-    signal.signal(signal.SIGTERM, terminate)
 
 
 def _run_check(args: list[str], *, whole_process: bool) -> int | None:

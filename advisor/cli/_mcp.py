@@ -26,12 +26,12 @@ the host closes its standard input (exit 0). Exit status 2: the mcp extra is mis
 def run_mcp(flags: dict[str, Any], err: IO[str]) -> int:
     """Serve until the client goes away; return the exit status."""
     try:
-        from advisor.mcp import serve
+        from advisor.mcp import serve_mcp
     except ImportError as error:
         err.write(f"witness mcp needs the mcp extra (pip install 'witness[mcp]'): {error.name} is missing\n")
         return ExitCode.USAGE
     try:
-        serve({name: value for name, value in flags.items() if value is not None})
+        serve_mcp({name: value for name, value in flags.items() if value is not None})
     except KeyboardInterrupt:
         return ExitCode.INTERRUPTED
     return ExitCode.OK

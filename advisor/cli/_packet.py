@@ -7,7 +7,6 @@ consultation would build it: sections, caps, ``truncation``, redaction, the 48 K
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING
 
 from shellparse import printable
@@ -18,11 +17,9 @@ from ._output import inert_json, json_text
 if TYPE_CHECKING:
     import click
 
-    from obligations import Event
-
 EPILOG = """\
 Exit status: 0 when the packet was built, 2 for usage or input errors (no such file, not a
-transcript, an agent the transcript does not have, an --upto past its last tool result).
+transcript, an agent the transcript does not have, an --upto past its last tool call).
 TRANSCRIPT may be - (standard input) or a named pipe such as <(zcat session.jsonl.gz).
 """
 DEFAULT_QUESTION = "What should the agent do next?"
@@ -33,25 +30,20 @@ def run_packet(path: str, upto: int | None, agent: str | None, question: str, as
     """Replay, build, print; the exit status. ``path`` is a file, or ``-`` or a named pipe (a stream)."""
     from ._inputs import display, one_transcript
 
-    results = 0
-
-    def counted(events: Iterable[Event]) -> Iterator[Event]:
-        nonlocal results
-        for event in events:
-            results += type(event) is ToolCompleted
-            yield event
-
     with one_transcript(path, who="witness packet", err=err) as file:
         # The host and its redactor load once the transcript is known to be one: a bad path is said at once.
-        from advisor.errors import InputError, UnknownAgent
-        from advisor.orchestration import AdvisorHost, replay
-        from obligations import ToolCompleted
+        from advisor.errors import UnknownAgent
+        from advisor.orchestration import AdvisorHost, feed_session
+        from obligations import NoSuchCall, until_call
         from obligations.sources import open_transcript
 
         with AdvisorHost(None, log=False, run_log=False) as host:
-            agents = replay(host, counted(open_transcript(file).events()), upto=upto)
-            if upto is not None and results < upto:
-                raise InputError(f"--upto {upto}: the session has only {results} tool result(s)")
+            try:
+                agents = feed_session(host, until_call(open_transcript(file).events(), upto))
+            except NoSuchCall as problem:
+                if err is not None:
+                    err.write(printable(f"witness packet: --upto {upto}: {problem}\n"))
+                return ExitCode.USAGE
             chosen = agent or (agents[0] if agents else "root")
             if chosen not in agents:
                 raise UnknownAgent(f"{display(path)} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
@@ -74,7 +66,8 @@ def command() -> click.Command:
     @click.command("packet", context_settings=_options.context_settings(), epilog=EPILOG)
     @click.argument("transcript")
     @click.option("--upto", type=click.IntRange(min=1), default=None,
-                  help="Replay only up to the N-th tool result, as if the session ended there.")
+                  help="Build it as if the session had ended after its N-th tool call (as `witness consult "
+                       "--upto` does).")
     @click.option("--agent", default=None, help="The agent whose packet to build (default: the first root).")
     @click.option("--question", default=DEFAULT_QUESTION, show_default=True, help="The question the packet carries.")
     @click.option("--json", "as_json", is_flag=True, help="Print the packet exactly as sent (compact JSON).")

@@ -29,7 +29,7 @@ STARTUP_FAILURE = 3
 def run_serve(flags: dict[str, Any], config: Path | None, err: IO[str]) -> int:
     """Serve until stopped; return the exit status."""
     try:
-        from advisor.gateway import load_gateway_settings, serve
+        from advisor.gateway import load_gateway_settings, serve_gateway
     except ImportError as error:
         err.write(f"witness serve needs the serve extra (pip install 'witness[serve]'): {error.name} is missing\n")
         return ExitCode.USAGE
@@ -38,7 +38,7 @@ def run_serve(flags: dict[str, Any], config: Path | None, err: IO[str]) -> int:
     settings.client_key()
     err.write(f"witness serve: http://{settings.host}:{settings.port}/v1 -> {settings.upstream}\n")
     try:
-        serve(settings)
+        serve_gateway(settings)
     except SystemExit as stop:
         if stop.code == STARTUP_FAILURE:
             err.write(f"witness serve: cannot listen on {settings.host}:{settings.port} (see the error above)\n")

@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from advisor.consult._failure import ToolFailure
+from advisor.errors import ToolFailure
 
 LINK_SCAN_ENTRIES = 200_000
 """Entries the search for a hard-linked file's other names looks at before it gives up (and refuses)."""

@@ -13,6 +13,7 @@ matching line decides, but a directory's exclusion outranks a later file line's 
 from __future__ import annotations
 
 import os
+import warnings
 
 import regex
 from pathspec import GitIgnoreSpec, RegexPattern
@@ -70,7 +71,11 @@ def read_rules(lines: list[str]) -> Rules:
     rules = []
     for line in lines:
         try:
-            patterns = GitIgnoreSpec.from_lines([line]).patterns
+            # A line like `[[]` compiles, with a FutureWarning about sets the standard library may
+            # read differently one day; pathspec's expression is only read here, run on `regex`.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)
+                patterns = GitIgnoreSpec.from_lines([line]).patterns
         except ValueError:
             continue
         bound = MATCH_SECONDS if sum(line.count(wildcard) for wildcard in "*?[") >= _WILD else None

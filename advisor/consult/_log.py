@@ -115,9 +115,11 @@ class ConsultationLog:
             raise ConsultationNotFound(f"no consultation {wanted!r} in {self.path}")
         raise ConsultationNotFound(f"{wanted!r} names {len(found)} consultations in {self.path}; give more of the id")
 
-    def session_spend(self, session_id: str) -> Spend:
-        """What one session's recorded consultations spent together."""
+    def session_spend(self, session_id: str | None) -> Spend:
+        """What one session's recorded consultations spent together (nothing for no session)."""
         spent = Spend()
+        if session_id is None:
+            return spent
         for c in self._records():
             if c.session_id == session_id:
                 spent = spent + Spend(tokens=c.usage.total_tokens, usd=c.cost_usd or 0.0)

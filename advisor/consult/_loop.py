@@ -7,7 +7,8 @@ Before every request the budgets are checked; then:
   :data:`EXHAUSTED` and a user turn tells the advisor to answer. The declarations are never
   withdrawn: that would rewrite the head of the cached prefix;
 - an empty answer is retried once; a transient failure (``ModelUnavailable``) is retried once,
-  after ``retry_delay``, while less than half the time is used;
+  after ``retry_delay``, while less than half the time is used (``transient_retries``: 0 for a host that
+  retries the whole consultation itself);
 - the whole exchange is bounded by ``timeout`` and by ``max_rounds + 4`` requests.
 
 Every attempt is kept, billed or not. Only the final advice leaves the loop for later
@@ -18,34 +19,32 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Literal
 
 from advisor.consult._budget import BudgetGate, Spend
-from advisor.consult._prompt import AdvisorPrompt, request_hash
-from advisor.consult._result import Attempt, Round
+from advisor.consult._result import ModelAttempt, Round, StopReason
 from advisor.consult._settings import ConsultSettings
 from advisor.consult._steps import OnStep, Step
 from advisor.consult._tools import Investigation, ToolOutcome, primary_argument
 from advisor.errors import ModelRefused, ModelUnavailable
 from advisor.models import (
-    Message,
+    ChatMessage,
+    ChatTool,
+    ChatUser,
     ModelClient,
     ModelRequest,
     ModelResponse,
     Prices,
     TextPart,
     ToolCall,
-    ToolMessage,
-    UserMessage,
     estimate_tokens,
 )
+from advisor.prompt import AdvisorPrompt, request_hash
 
 EXHAUSTED = "Tool budget exhausted — no further tool calls will run. Answer with what you have."
 ANSWER_NOW = ("Your investigation budget is spent: no further tool calls will run. Answer now with what you have, "
               "and say which evidence you could not check.")
 
-Ending = tuple[Literal["answered", "budget-exceeded", "model-unavailable", "model-refused", "empty-answer",
-                       "no-answer"], str | None, str | None]
+Ending = tuple[StopReason, str | None, str | None]
 """How the exchange ended: the stop reason, the advice, the error."""
 
 
@@ -62,8 +61,8 @@ class Exchange:
         self.settings = settings
         self.prices = prices
         self.gate = BudgetGate(settings.budget, prices, session)
-        self.messages: list[Message] = list(prompt.messages)
-        self.attempts: list[Attempt] = []
+        self.messages: list[ChatMessage] = list(prompt.messages)
+        self.attempts: list[ModelAttempt] = []
         self.responses: list[ModelResponse | None] = []
         self.rounds: list[Round] = []
         self.calls_run = 0
@@ -84,7 +83,7 @@ class Exchange:
         if usage is not None:
             self.gate.add(usage)
         cost = self.prices.cost(usage) if self.prices is not None and usage is not None else None
-        self.attempts.append(Attempt(
+        self.attempts.append(ModelAttempt(
             messages=len(request.messages), request_hash=request_hash(request),
             **({"usage": usage} if usage is not None else {}), cost_usd=cost, error=error,
             stop_reason=response.stop_reason if response is not None else None,
@@ -93,7 +92,8 @@ class Exchange:
 
     async def run(self) -> Ending:
         """Exchange requests and answers until there is advice or a reason to stop."""
-        retried_empty = retried_failure = False
+        retried_empty = False
+        retries = self.settings.transient_retries
         for _ in range(self.settings.max_rounds + 4):
             request = self.request()
             previous = self.attempts[-1].usage.input_tokens if self.attempts else 0
@@ -107,8 +107,8 @@ class Exchange:
             except ModelUnavailable as error:
                 self.in_flight = None
                 self.note(request, None, str(error))
-                if not retried_failure and self._elapsed() < self.settings.timeout / 2:
-                    retried_failure = True
+                if retries and self._elapsed() < self.settings.timeout / 2:
+                    retries -= 1
                     await asyncio.sleep(self.settings.retry_delay)
                     continue
                 return "model-unavailable", None, str(error)
@@ -144,11 +144,11 @@ class Exchange:
                 outcome = ToolOutcome(text=EXHAUSTED, is_error=True, argument=primary_argument(call.arguments))
             self.rounds.append(Round(tool=call.name, argument=outcome.argument, chars=len(outcome.text),
                                      error=outcome.text if outcome.is_error else None, ran=ran))
-            self.messages.append(ToolMessage(tool_call_id=call.id, name=call.name,
+            self.messages.append(ChatTool(tool_call_id=call.id, name=call.name,
                                              content=(TextPart(text=outcome.text), *outcome.images),
                                              is_error=outcome.is_error))
         if self.calls_run >= self.settings.max_rounds:
-            self.messages.append(UserMessage(ANSWER_NOW))
+            self.messages.append(ChatUser(ANSWER_NOW))
 
     async def _run(self, call: ToolCall) -> ToolOutcome:
         if call.name not in self._declared:

@@ -2,23 +2,45 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import Field
 
 from advisor._values import Frozen
 from advisor.consult._verdict import Severity
-from advisor.models import Message, ModelResponse, ToolSpec, Usage
+from advisor.models import ChatMessage, ModelResponse, ToolSpec, Usage
 
-StopReason = Literal["answered", "same-model", "budget-exceeded", "timeout", "model-unavailable", "model-refused",
-                     "empty-answer", "no-answer"]
+StopReason = Literal["answered", "same-model", "too-large", "budget-exceeded", "timeout", "model-unavailable",
+                     "model-refused", "empty-answer", "no-answer"]
 """How a consultation ended: ``answered``, or why there is no advice."""
 
-STOP_REASONS: tuple[StopReason, ...] = ("answered", "same-model", "budget-exceeded", "timeout",
-                                        "model-unavailable", "model-refused", "empty-answer", "no-answer")
+StopClass = Literal["answered", "unreached", "transient", "failed"]
+"""What a stop reason means to whoever asked: advice came (``answered``); no model could be asked or
+it refused the request (``unreached``); it could not be reached now, and may be later (``transient``:
+an automatic consultation retries these once); or it was reached and gave no advice (``failed``)."""
+
+STOP_REASONS: dict[StopReason, StopClass] = {
+    "answered": "answered",            # the advisor answered: its advice
+    "same-model": "unreached",         # the executor runs the advisor's model: nothing was sent
+    "model-refused": "unreached",      # the provider refused the request (authentication, a bad request)
+    "model-unavailable": "transient",  # unreachable or failing (5xx, 429) after the loop's one retry
+    "timeout": "transient",            # the consultation's time ran out
+    "too-large": "failed",             # even trimmed, the ledger exceeds its token budget: nothing was sent
+    "budget-exceeded": "failed",       # a token or money budget would be exceeded
+    "empty-answer": "failed",          # the advisor answered nothing, twice
+    "no-answer": "failed",             # it used every request allowed without answering
+}
+"""Every stop reason and its class: the one table the command line's exit status, a host's retry and
+its report read."""
+
+Trigger = Literal["manual", "escalation", "continuous", "completion"]
+"""Why a consultation runs: the agent asked (``manual``), its escalation score called for it,
+continuous review of every turn, or a review before the turn is allowed to end (``completion``)."""
+
+TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 
 
-class Attempt(Frozen):
+class ModelAttempt(Frozen):
     """One request sent to the model (investigation rounds and retries each count)."""
 
     messages: int
@@ -53,7 +75,7 @@ class Round(Frozen):
     """``False`` for a call refused because the round allowance was spent."""
 
 
-class Transcript(Frozen):
+class ConsultationTranscript(Frozen):
     """Everything the advisor was sent and answered: request *k* is ``system``, ``tools`` and
     ``messages[:attempts[k].messages]``; ``responses[k]`` its answer (``None`` when it failed)."""
 
@@ -61,7 +83,7 @@ class Transcript(Frozen):
     """The system prompt."""
     tools: tuple[ToolSpec, ...]
     """The declared tools."""
-    messages: tuple[Message, ...]
+    messages: tuple[ChatMessage, ...]
     """The prompt's messages followed by the investigation rounds."""
     responses: tuple[ModelResponse | None, ...]
     """Each attempt's answer."""
@@ -76,7 +98,7 @@ class Lineage(Frozen):
     """The agent that asked (or whose work was reviewed)."""
     root: str
     """Its task root."""
-    trigger: str
+    trigger: Trigger
     """Why it ran: ``manual``, ``escalation``, ``continuous`` or ``completion``."""
     consultation_id: str
     """The host's consultation id; a manual call may continue it by passing it back."""
@@ -117,7 +139,7 @@ class Consultation(Frozen):
     """Why there is no advice."""
     skipped: bool = False
     """Whether no request was sent at all (same model, budget)."""
-    attempts: tuple[Attempt, ...] = ()
+    attempts: tuple[ModelAttempt, ...] = ()
     """Every request sent, billed or not."""
     usage: Usage = Field(default_factory=Usage)
     """All attempts' usage together."""
@@ -144,8 +166,22 @@ class Consultation(Frozen):
     log_error: str | None = None
     """Why the consultation could not be written to the log (a full disk, a read-only home): the advice
     stands all the same, unlogged."""
-    transcript: Transcript | None = Field(default=None, exclude=True)
+    transcript: ConsultationTranscript | None = Field(default=None, exclude=True)
     """The full exchange (kept out of the envelope's JSON; the log stores it beside)."""
+
+    def asked_by(self, requester: str, trigger: Trigger, consultation_id: str | None = None) -> Consultation:
+        """This consultation with the lineage of one asked outside a host's agent tree (witness's MCP tool, a
+        Stop hook's review): ``requester`` is its own root, there is no child, and ``consultation_id``
+        defaults to the consultation's id."""
+        lineage = Lineage(requester=requester, root=requester, trigger=trigger,
+                          consultation_id=consultation_id or self.id, child_id="-", turn=1,
+                          outcome="delivered" if self.advice is not None else "failed")
+        return self.model_copy(update={"lineage": lineage})
+
+    @property
+    def stop_class(self) -> StopClass:
+        """What its stop reason means (:data:`STOP_REASONS`)."""
+        return STOP_REASONS[self.stop_reason]
 
     @property
     def has_verdict(self) -> bool:
@@ -159,7 +195,7 @@ class Consultation(Frozen):
         why = self.error or "no answer"
         if self.stop_reason == "same-model":
             return "Advisor skipped: the executor already uses the same model. Continue without advisor."
-        if self.stop_reason == "budget-exceeded":
+        if self.stop_reason in ("budget-exceeded", "too-large"):
             return f"Advisor skipped: {why}. Continue without advisor; do not retry this consultation."
         if self.stop_reason == "timeout":
             return f"{why.capitalize()}. Continue without advisor; do not retry this consultation."

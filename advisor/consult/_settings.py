@@ -10,9 +10,13 @@ setting (``[consult]``)  default    meaning
 ``deny_patterns``        (none)     credential-shaped files no tool will touch, added to the
                                     defaults (:data:`~advisor.consult.DEFAULT_DENY`), which
                                     always apply
-``images``               true       ``read`` of an image shows it to the advisor (``false``: a
-                                    model that reads text only)
+``images``               true       ``read`` of an image shows it to the advisor, unredacted
+                                    (``false``: a model that reads text only, or a workspace
+                                    whose images may show a secret)
 ``retry_delay``          2          seconds before the one retry after a transient failure
+``transient_retries``    1          retries of a transient failure within one consultation (0: none;
+                                    a host that retries a whole automatic consultation sets 0, so a
+                                    persistent outage costs two requests, not four)
 ``[consult.budget]``                ``call_tokens`` (600000), ``session_tokens`` (5000000),
                                     ``call_usd`` (3), ``session_usd`` (20); money limits apply
                                     when the model's prices are configured; set one to ``-1`` to
@@ -67,9 +71,12 @@ class ConsultSettings(Frozen):
     """Credential-shaped files refused by every tool: :data:`~advisor.consult.DEFAULT_DENY` and the
     configured patterns (a configured list adds to the defaults; it never removes one)."""
     images: bool = True
-    """Whether ``read`` of an image shows it to the advisor (as an image part of its result)."""
+    """Whether ``read`` of an image shows it to the advisor (as an image part of its result, unredacted: no
+    redactor reads pixels; an image whose metadata holds what looks like a secret is never shown)."""
     retry_delay: float = Field(default=2.0, ge=0)
     """Seconds before retrying a transient failure."""
+    transient_retries: int = Field(default=1, ge=0, le=1)
+    """How many times a transient failure (the model unreachable) is retried within the consultation."""
     budget: Budget = Field(default_factory=Budget)
     """Spending limits."""
 

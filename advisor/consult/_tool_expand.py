@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from advisor.consult._clip import clip_middle
-from advisor.consult._failure import ToolFailure
+from advisor.errors import ToolFailure
+from advisor.prompt import clip_middle
 
 Expander = Callable[[str], str | None]
 """Gives the verbatim, redacted text behind a card id (``None`` when the session has no such entry)."""

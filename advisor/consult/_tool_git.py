@@ -45,10 +45,10 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from advisor.consult._clip import clip_middle
-from advisor.consult._failure import ToolFailure
 from advisor.consult._files import read_small
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
+from advisor.prompt import clip_middle
 from obligations import redact
 
 GIT_SECONDS = 20

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._files import open_directory
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
 
 MAX_ENTRIES = 500
 """Entries shown."""

@@ -22,10 +22,10 @@ import regex
 from pydantic import BaseModel, ConfigDict, Field
 from wcmatch import fnmatch, glob
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._walk import Walk, WalkBounds
 from advisor.consult._workspace import Workspace
-from obligations import redact
+from advisor.errors import ToolFailure
+from obligations import redact, redact_line
 
 MAX_MATCHES = 200
 MAX_FOUND = 1000
@@ -79,7 +79,7 @@ def glob_matcher(pattern: str, deadline: float | None = None) -> Callable[[str],
             included, _ = fnmatch.translate(pattern, flags=_NAME_FLAGS, limit=GLOB_EXPANSIONS)
         compiled = [regex.compile(expression) for expression in included]
     except Exception as error:
-        raise ToolFailure(f"the glob {pattern[:200]!r} cannot be used: {error}") from None
+        raise ToolFailure(f"the glob {redact_line(pattern, 200)!r} cannot be used: {error}") from None
     by_name = "/" not in pattern
 
     def matches(relative: str) -> bool:
@@ -102,7 +102,7 @@ def grep(workspace: Workspace, args: GrepArgs, clean: Callable[[str], str] = red
     try:
         compiled = regex.compile(args.pattern)
     except (regex.error, OverflowError, RecursionError, MemoryError) as error:
-        raise ToolFailure(f"invalid pattern {args.pattern[:200]!r}: {error}") from None
+        raise ToolFailure(f"invalid pattern {redact_line(args.pattern, 200, redactor=clean)!r}: {error}") from None
     deadline = time.monotonic() + SEARCH_SECONDS
     wanted = glob_matcher(args.glob, deadline) if args.glob else None
     start = _start(workspace, args.path)

@@ -28,8 +28,6 @@ from pydantic import BaseModel, ValidationError
 
 import obligations
 from advisor._values import Frozen
-from advisor.consult._clip import clip_middle
-from advisor.consult._failure import ToolFailure
 from advisor.consult._settings import ConsultSettings
 from advisor.consult._tool_expand import ExpandArgs, Expander, expand
 from advisor.consult._tool_git import GitDiffArgs, git_diff
@@ -37,57 +35,15 @@ from advisor.consult._tool_ls import LsArgs, ls
 from advisor.consult._tool_read import ReadArgs, read
 from advisor.consult._tool_search import FindArgs, GrepArgs, find, grep
 from advisor.consult._workspace import Workspace
+from advisor.errors import ToolFailure
 from advisor.models import ImagePart, ToolCall, ToolSpec
+from advisor.prompt import clip_middle, investigation_tools
 
-_PATH = {"type": "string", "description": "A workspace-relative path."}
-
-
-def _spec(name: str, description: str, properties: dict[str, Any], required: tuple[str, ...] = ()) -> ToolSpec:
-    return ToolSpec(name=name, description=description, parameters={
-        "type": "object", "properties": properties, "required": list(required), "additionalProperties": False})
-
-
-EXPAND = _spec("advisor_expand", "The verbatim text behind ledger cards: what happened in the session.",
-               {"ids": {"type": "array", "items": {"type": "string"}, "minItems": 1,
-                        "description": "Card ids, with or without the leading #."}}, ("ids",))
-READ = _spec("read", "Read a text file of the workspace as it is now, by lines (an image is shown as an image "
-             "when this consultation allows images).",
-             {"path": _PATH, "offset": {"type": "integer", "minimum": 1, "description": "First line (1-based)."},
-              "limit": {"type": "integer", "minimum": 1, "description": "Lines to read (default 2000)."}},
-             ("path",))
-GREP = _spec("grep", "Search workspace files for a Python regular expression; .gitignored, binary and "
-             "credential files are skipped.",
-             {"pattern": {"type": "string", "description": "The regular expression."},
-              "path": {**_PATH, "description": "File or directory (default: the whole workspace)."},
-              "glob": {"type": "string", "description": "Only files matching this glob, e.g. *.py or src/**/*.ts."}},
-             ("pattern",))
-FIND = _spec("find", "Find workspace files and directories by glob.",
-             {"pattern": {"type": "string", "description": "A glob: *.py matches names, src/**/test_*.py paths."},
-              "path": {**_PATH, "description": "Directory (default: the workspace root)."}},
-             ("pattern",))
-LS = _spec("ls", "List a workspace directory.",
-           {"path": {**_PATH, "description": "Directory (default: the workspace root)."}})
-GIT_DIFF = _spec("git_diff", "The workspace's uncommitted change: a --stat summary, or the patch with patch: true.",
-                 {"path": {**_PATH, "description": "Only changes under this path."},
-                  "patch": {"type": "boolean", "description": "The full patch instead of --stat."},
-                  "staged": {"type": "boolean", "description": "Changes in the index instead of the work tree."}})
-
-TOOL_NAMES = ("advisor_expand", "read", "grep", "find", "ls", "git_diff")
-_REPO_TOOLS = (READ, GREP, FIND, LS, GIT_DIFF)
 _ARGS: dict[str, type[BaseModel]] = {"advisor_expand": ExpandArgs, "read": ReadArgs, "grep": GrepArgs,
                                      "find": FindArgs, "ls": LsArgs, "git_diff": GitDiffArgs}
 _MORE = {"advisor_expand": "expand fewer ids at a time", "read": "read with offset and limit for the rest",
          "grep": "narrow the pattern, path or glob", "find": "narrow the pattern or path",
          "ls": "list a subdirectory", "git_diff": "give git_diff a path to narrow it"}
-
-
-def investigation_tools(settings: ConsultSettings, *, workspace: bool = True) -> tuple[ToolSpec, ...]:
-    """The declarations a consultation sends: none when ``max_rounds`` is 0, only
-    ``advisor_expand`` without repository tools or without a ``workspace`` to look at (a tool
-    that can only refuse would spend the advisor's rounds), else all six, always in this order."""
-    if settings.max_rounds == 0:
-        return ()
-    return (EXPAND, *_REPO_TOOLS) if settings.repo_tools and workspace else (EXPAND,)
 
 
 class ToolOutcome(Frozen):
@@ -131,8 +87,10 @@ class Investigation:
         self._redact = redact or obligations.redact
 
     def declarations(self) -> tuple[ToolSpec, ...]:
-        """The tools declared to the advisor (no workspace tools without a workspace)."""
-        return investigation_tools(self.settings, workspace=self.workspace is not None)
+        """The tools declared to the advisor: none when ``max_rounds`` is 0, only ``advisor_expand``
+        without repository tools or without a workspace (:func:`~advisor.prompt.investigation_tools`)."""
+        return investigation_tools(rounds=self.settings.max_rounds > 0,
+                                   workspace=self.settings.repo_tools and self.workspace is not None)
 
     def run(self, call: ToolCall) -> ToolOutcome:
         """Carry out one call; every failure is an error result, never an exception."""
@@ -146,7 +104,7 @@ class Investigation:
                                argument=argument)
         except Exception as error:  # the arguments are a model's: no call may end a consultation
             text = f"{call.name} failed unexpectedly ({type(error).__name__}: {error})"
-            return ToolOutcome(text=self._clean(text[:2000]), is_error=True, argument=argument)
+            return ToolOutcome(text=self._clipped(text, 2000), is_error=True, argument=argument)
         text, images = found if isinstance(found, tuple) else (found, None)
         cap = self.settings.max_result_chars
         return ToolOutcome(text=clip_middle(self._clean(text), cap, _MORE[call.name]), argument=argument,
@@ -155,11 +113,15 @@ class Investigation:
     def _clean(self, text: str) -> str:
         return self._redact(text)
 
+    def _clipped(self, text: str, limit: int) -> str:
+        return obligations.redact_line(text, limit, redactor=self._redact)
+
     def _dispatch(self, call: ToolCall) -> str | tuple[str, ImagePart]:
         if call.name not in _ARGS:
             raise ToolFailure(f"Unknown tool: {call.name}")
         if call.invalid_arguments is not None:
-            raise ToolFailure(f"{call.name}: the arguments are not a JSON object: {call.invalid_arguments[:200]}")
+            shown = self._clipped(call.invalid_arguments, 200)
+            raise ToolFailure(f"{call.name}: the arguments are not a JSON object: {shown}")
         try:
             args = _ARGS[call.name].model_validate(call.arguments)
         except ValidationError as error:
@@ -172,7 +134,7 @@ class Investigation:
         if self.workspace is None:
             raise ToolFailure(f"{call.name}: this consultation has no workspace to look at")
         if isinstance(args, ReadArgs):
-            return read(self.workspace, args, images=self.settings.images)
+            return read(self.workspace, args, images=self.settings.images, clean=self._redact)
         if isinstance(args, GrepArgs):
             return grep(self.workspace, args, self._redact)
         if isinstance(args, FindArgs):

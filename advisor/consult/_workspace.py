@@ -22,9 +22,8 @@ from pathlib import Path, PurePosixPath
 
 from wcmatch import fnmatch, glob
 
-from advisor.consult._failure import ToolFailure
 from advisor.consult._files import LinkIndex, read_regular
-from advisor.errors import WorkspaceError
+from advisor.errors import ToolFailure, WorkspaceError
 
 DEFAULT_DENY: tuple[str, ...] = (
     ".env", ".env.*", ".netrc", "_netrc", ".npmrc", ".yarnrc.yml", ".pypirc", ".git-credentials", ".pgpass",
@@ -64,15 +63,52 @@ def _matcher(patterns: list[str], translate: Callable[..., tuple[list[str], list
     return re.compile("|".join(included))
 
 
+def _homes() -> set[Path]:
+    """The user's home directory, as ``$HOME`` and as the password database name it."""
+    homes = {os.path.expanduser("~")}
+    try:
+        import pwd
+
+        homes.add(pwd.getpwuid(os.getuid()).pw_dir)
+    except (ImportError, KeyError):  # no password database (Windows), or no entry for this user
+        pass
+    return {Path(os.path.realpath(home)) for home in homes if home and home != "~"}
+
+
+def too_wide(root: Path | str) -> str | None:
+    """Why a directory cannot be the workspace (``None``: it can): the file system's root, the user's home or a
+    directory above it holds every project and every credential file of the user, far more than a deny list can name (a
+    session started there would otherwise make it the workspace)."""
+    real = Path(os.path.realpath(root))
+    if real.parent == real:
+        return f"the workspace {root} is the root of the file system: the advisor's tools would see every file"
+    for home in _homes():
+        if real == home:
+            return f"the workspace {root} is the home directory: the advisor's tools would see every project in it"
+        if real in home.parents:
+            return f"the workspace {root} holds the home directory {home}: the advisor's tools would see all of it"
+    return None
+
+
+def session_workspace(cwd: str | None) -> Path | None:
+    """A session's working directory as the tools' workspace: ``None`` (no workspace tools) when there is none,
+    it is not a directory here, or it is too wide to be one (:func:`too_wide`)."""
+    if not cwd or not os.path.isdir(cwd) or too_wide(cwd) is not None:
+        return None
+    return Path(cwd)
+
+
 class Workspace:
     """A workspace root and its deny patterns."""
 
     def __init__(self, root: Path | str, deny: Iterable[str] = DEFAULT_DENY) -> None:
-        """Raises :class:`~advisor.errors.WorkspaceError` if ``root`` is not a directory. ``deny`` adds to
-        :data:`DEFAULT_DENY`."""
+        """Raises :class:`~advisor.errors.WorkspaceError` if ``root`` is not a directory, or is the file system's
+        root or the home directory (:func:`too_wide`). ``deny`` adds to :data:`DEFAULT_DENY`."""
         real = Path(os.path.realpath(root))
         if not real.is_dir():
             raise WorkspaceError(f"the workspace {root} is not a directory")
+        if (reason := too_wide(real)) is not None:
+            raise WorkspaceError(f"{reason} (name a project's directory)")
         self.root = real
         """The resolved root."""
         self.deny: tuple[str, ...] = deny_patterns(deny)

@@ -1,16 +1,16 @@
 """``witness serve``: an OpenAI-compatible gateway that runs the advisor as a server tool.
 
 A client adds ``{"type": "witness:advisor", "parameters": {...}}`` to a chat-completions
-request's ``tools``; the gateway turns it into a function tool (``witness_advisor``,
+(or Responses API) request's ``tools``; the gateway turns it into a function tool (``witness_advisor``,
 ``witness_advisor_<name>``), calls the upstream provider through the official ``openai`` SDK,
 runs each advisor call server-side as a consultation, gives the result back to the executor
 model and continues until it answers — non-streamed or as a stream of chunks. Requests without
 advisors are forwarded as they are; ``POST /v1/messages`` forwards Anthropic Messages (and its
-native advisor tool) untouched. :func:`create_app` builds the ASGI application; :func:`serve`
+native advisor tool) untouched. :func:`create_app` builds the ASGI application; :func:`serve_gateway`
 runs it with Uvicorn. Needs the ``serve`` extra (Starlette, Uvicorn).
 """
 
-from advisor.gateway._advise import Advisors, AdvisorUse, ErrorCode, error_result
+from advisor.gateway._advise import AdvisorErrorCode, Advisors, AdvisorUse, error_result
 from advisor.gateway._app import create_app
 from advisor.gateway._chat import ChatRequest, parse_chat
 from advisor.gateway._entries import (
@@ -25,10 +25,13 @@ from advisor.gateway._entries import (
 )
 from advisor.gateway._exit_codes import exit_code
 from advisor.gateway._forward import Forwarded, conversation_id, forwarded
-from advisor.gateway._loop import Outcome, run_loop
+from advisor.gateway._loop import LoopResult, run_loop
 from advisor.gateway._messages_api import ADVISOR_BETA, upstream_headers
 from advisor.gateway._prompt import DEFAULT_QUESTION, GATEWAY_ADVISOR_PROMPT, GATEWAY_TRANSCRIPT_PROMPT
-from advisor.gateway._serve import configure_logging, serve
+from advisor.gateway._responses import ResponsesRequest, parse_responses
+from advisor.gateway._responses_events import response_events
+from advisor.gateway._responses_loop import ResponsesResult, run_responses
+from advisor.gateway._serve import configure_logging, serve_gateway
 from advisor.gateway._settings import GatewaySettings, is_loopback, load_gateway_settings
 from advisor.gateway._sse import completion_chunks
 from advisor.gateway._toolset import ToolSet, map_tool_choice, split_tools
@@ -46,15 +49,17 @@ __all__ = [
     "MIN_COMPLETION_TOKENS",
     "TOOL_TYPE",
     "AdvisorEntry",
+    "AdvisorErrorCode",
     "AdvisorParameters",
     "AdvisorUse",
     "Advisors",
     "ChatRequest",
-    "ErrorCode",
     "Forwarded",
     "GatewaySettings",
-    "Outcome",
+    "LoopResult",
     "Reasoning",
+    "ResponsesRequest",
+    "ResponsesResult",
     "ToolSet",
     "Trace",
     "TraceRound",
@@ -76,9 +81,12 @@ __all__ = [
     "map_tool_choice",
     "open_obligations",
     "parse_chat",
+    "parse_responses",
+    "response_events",
     "round_messages",
     "run_loop",
-    "serve",
+    "run_responses",
+    "serve_gateway",
     "split_tools",
     "split_trace",
     "upstream_headers",

@@ -33,7 +33,7 @@ from collections.abc import Coroutine, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Spend, consult
+from advisor.consult import ConsultationLog, ConsultSettings, Spend, consult
 from advisor.errors import LedgerTooLarge
 from advisor.gateway._entries import AdvisorEntry
 from advisor.gateway._forward import forward
@@ -43,8 +43,9 @@ from advisor.gateway._toolset import ToolSet
 from advisor.gateway._transcript import text_of
 from advisor.gateway._upstream import TunedModel, Upstream
 from advisor.models import Usage
+from advisor.prompt import AdvisorPrompt
 
-ErrorCode = Literal["advisor_invalid_request", "advisor_max_uses_exceeded", "advisor_request_failed"]
+AdvisorErrorCode = Literal["advisor_invalid_request", "advisor_max_uses_exceeded", "advisor_request_failed"]
 """The error results an advisor call can have."""
 
 
@@ -73,7 +74,7 @@ class AdvisorUse:
                 "total_tokens": self.usage.total_tokens}
 
 
-def error_result(code: ErrorCode, message: str) -> str:
+def error_result(code: AdvisorErrorCode, message: str) -> str:
     """An error tool result."""
     return json.dumps({"error": code, "message": message}, ensure_ascii=False)
 
@@ -172,24 +173,28 @@ class Advisors:
                             temperature=params.temperature)
         settings = ConsultSettings(max_rounds=0, repo_tools=False, timeout=self.settings.advisor_timeout,
                                    retry_delay=0.5)
-        log: ConsultationLog | Literal[False] = ConsultationLog() if self.settings.log_consultations else False
         use.requests += 1
         if model not in use.models:
             use.models.append(model)
-        try:
-            result = await consult(prompt, client, settings=settings, log=log, spent=Spend())
-        except OSError as error:  # the consultation log could not be written
-            use.errors += 1
-            return Answer(error_result("advisor_request_failed", f"Advisor call failed: {error}"), cut)
+        result = await consult(prompt, client, settings=settings, spent=Spend())
+        if self.settings.log_consultations:
+            result = ConsultationLog().keep(result)
         use.usage = use.usage + result.usage
         if result.advice is None:
             use.errors += 1
-            return Answer(error_result("advisor_request_failed", result.notice()), cut)
+            return Answer(error_result("advisor_request_failed", self._unlocated(result.notice())), cut)
         answer: dict[str, Any] = {"status": "ok"}
         if use.entry.name is not None:
             answer["name"] = use.entry.name
         answer.update(model=model, advice=result.advice)
         return Answer(json.dumps(answer, ensure_ascii=False), cut)
+
+
+    def _unlocated(self, message: str) -> str:
+        """``message`` without the upstream's address: the executor and the client are told that the
+        upstream failed, never where the gateway sends its requests."""
+        where = f"openai at {self.settings.upstream}"  # how the advisor clients name it
+        return message.replace(f"cannot reach {where}", "cannot reach the upstream").replace(where, "the upstream")
 
 
 def _arguments(raw: Any, *, pinned: bool, optional_prompt: bool = False) -> tuple[str | None, str | None] | str:

@@ -5,6 +5,7 @@ route                              does
 =================================  ==============================================================
 ``POST /v1/chat/completions``      runs the advisor loop when the request declares
                                    ``witness:advisor`` entries; otherwise forwards it as it is
+``POST /v1/responses``             the same for the Responses API (:mod:`._responses`)
 ``GET /v1/models``,                the upstream's model list (or one model)
 ``GET /v1/models/{model}``
 ``POST /v1/messages``,             Anthropic Messages, forwarded untouched (:mod:`._messages_api`)
@@ -22,8 +23,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Mapping
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from typing import Any, Protocol, TypeVar
 
 import anyio
 import orjson
@@ -37,15 +38,33 @@ from starlette.routing import Route
 from advisor.errors import BadRequest, GatewayError
 from advisor.gateway._access import AccessLog
 from advisor.gateway._auth import BearerAuth
-from advisor.gateway._chat import parse_chat
+from advisor.gateway._chat import ChatRequest, parse_chat
 from advisor.gateway._loop import run_loop
 from advisor.gateway._messages_api import forward_messages
+from advisor.gateway._responses import ResponsesRequest, parse_responses
+from advisor.gateway._responses_events import error_events, response_events
+from advisor.gateway._responses_loop import run_responses
 from advisor.gateway._settings import GatewaySettings
-from advisor.gateway._sse import SseResponse, advised_frames
+from advisor.gateway._sse import SseResponse, advised_frames, kept_alive
 from advisor.gateway._upstream import Upstream, read, relay
 
 LOGGER = logging.getLogger("witness.gateway")
 T = TypeVar("T")
+
+
+class _Parsed(Protocol):
+    """What the handlers read of a parsed request (chat completions or Responses)."""
+
+    model: str
+    stream: bool
+
+    @property
+    def advised(self) -> bool: ...
+
+    def forwarded(self) -> bytes: ...
+
+
+R = TypeVar("R", bound=_Parsed)
 _JSON = "application/json"
 _KEPT_HEADERS = ("x-request-id", "request-id", "retry-after", "retry-after-ms")
 
@@ -60,6 +79,7 @@ def create_app(settings: GatewaySettings, *, env: Mapping[str, str] | None = Non
     if key is not None:
         middleware.append(Middleware(BearerAuth, key=key))
     routes = [Route("/v1/chat/completions", gateway.chat, methods=["POST"]),
+              Route("/v1/responses", gateway.responses, methods=["POST"]),
               Route("/v1/models", gateway.models, methods=["GET"]),
               Route("/v1/models/{model:path}", gateway.models, methods=["GET"]),
               Route("/v1/messages", gateway.messages, methods=["POST"]),
@@ -102,33 +122,55 @@ class _Gateway:
         return Response(b'{"status":"ok"}', media_type=_JSON)
 
     async def chat(self, request: Request) -> Response:
+        async def advised(chat: ChatRequest) -> tuple[dict[str, Any], int]:
+            outcome = await run_loop(chat, self.upstream, self.settings)
+            return outcome.completion, outcome.advisors.requests
+
+        def frames(chat: ChatRequest, work: Awaitable[dict[str, Any]]) -> AsyncIterator[bytes]:
+            return advised_frames(work, keepalive=self.settings.keepalive_interval, include_usage=chat.include_usage)
+
+        return await self._serve(request, parse=parse_chat, path="/chat/completions", run=advised, frames=frames)
+
+    async def responses(self, request: Request) -> Response:
+        async def advised(parsed: ResponsesRequest) -> tuple[dict[str, Any], int]:
+            result = await run_responses(parsed, self.upstream, self.settings)
+            return result.response, result.advisors.requests
+
+        def frames(parsed: ResponsesRequest, work: Awaitable[dict[str, Any]]) -> AsyncIterator[bytes]:
+            return kept_alive(work, keepalive=self.settings.keepalive_interval, answer=response_events,
+                              failure=error_events)
+
+        return await self._serve(request, parse=parse_responses, path="/responses", run=advised, frames=frames)
+
+    async def _serve(self, request: Request, *, parse: Callable[[bytes], R], path: str,
+                     run: Callable[[R], Awaitable[tuple[dict[str, Any], int]]],
+                     frames: Callable[[R, Awaitable[dict[str, Any]]], AsyncIterator[bytes]]) -> Response:
+        """A request of ``path``: forwarded when it declares no advisor, else ``run`` (the loop),
+        answered whole or, streamed, as ``frames``."""
         access = request.scope["state"]["access"]
         try:
             raw = await _body(request, self.settings.max_body_bytes)
             access["bytes_in"] = len(raw)
-            chat = parse_chat(raw)
-            access.update(model=chat.model, stream=chat.stream)
-            if not chat.advised:
-                return await _until_disconnect(request, self._forward(chat.forwarded(), stream=chat.stream))
-            if chat.stream:
-                async def work() -> dict[str, Any]:
-                    outcome = await run_loop(chat, self.upstream, self.settings)
-                    access["advisor_requests"] = outcome.advisors.requests
-                    return outcome.completion
+            parsed = parse(raw)
+            access.update(model=parsed.model, stream=parsed.stream)
+            if not parsed.advised:
+                return await _until_disconnect(request, self._forward(path, parsed.forwarded(), stream=parsed.stream))
 
-                return SseResponse(advised_frames(work(), keepalive=self.settings.keepalive_interval,
-                                                  include_usage=chat.include_usage))
-            outcome = await _until_disconnect(request, run_loop(chat, self.upstream, self.settings))
-            access["advisor_requests"] = outcome.advisors.requests
-            return Response(orjson.dumps(outcome.completion), media_type=_JSON)
+            async def work() -> dict[str, Any]:
+                answer, access["advisor_requests"] = await run(parsed)
+                return answer
+
+            if parsed.stream:
+                return SseResponse(frames(parsed, work()))
+            return Response(orjson.dumps(await _until_disconnect(request, work())), media_type=_JSON)
         except GatewayError as error:
             access["error"] = error.code
             return _error(error)
 
-    async def _forward(self, content: bytes, *, stream: bool) -> Response:
-        response = await self.upstream.chat_raw(content)
+    async def _forward(self, path: str, content: bytes, *, stream: bool) -> Response:
+        response = await self.upstream.raw(path, content)
         headers = {k: response.headers[k] for k in _KEPT_HEADERS if k in response.headers}
-        if stream:
+        if stream and response.status_code == 200:
             return SseResponse(relay(response), on_close=response.aclose, headers=_raw(headers))
         return Response(await read(response), status_code=response.status_code, media_type=_JSON, headers=headers)
 

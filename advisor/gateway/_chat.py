@@ -7,6 +7,7 @@ from typing import Any
 import orjson
 
 from advisor.errors import BadRequest
+from advisor.gateway._bodies import check_depth, load_object
 from advisor.gateway._toolset import ToolSet, map_tool_choice, split_tools
 from advisor.gateway._trace import expand, has_trace, ledger_cuts
 
@@ -60,12 +61,7 @@ class ChatRequest:
 
 def parse_chat(raw: bytes) -> ChatRequest:
     """Read a request body. Raises :class:`~advisor.errors.BadRequest` for what no upstream would take."""
-    try:
-        body = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise BadRequest(f"the request body is not valid JSON: {error}", code="invalid_json") from None
-    if not isinstance(body, dict):
-        raise BadRequest("the request body must be a JSON object", code="invalid_json")
+    body = load_object(raw)
     if not isinstance(body.get("model"), str) or not body["model"].strip():
         raise BadRequest("you must provide a model parameter", code="missing_model", param="model")
     messages = body.get("messages")
@@ -75,4 +71,7 @@ def parse_chat(raw: bytes) -> ChatRequest:
         raise BadRequest("every message must be an object", code="invalid_messages", param="messages")
     if "stream" in body and not isinstance(body["stream"], bool):
         raise BadRequest("'stream' must be a boolean", code="invalid_stream", param="stream")
-    return ChatRequest(body, raw)
+    request = ChatRequest(body, raw)
+    if request.advised or request.traced:
+        check_depth(body)
+    return request

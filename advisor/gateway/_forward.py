@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from advisor.consult import AdvisorPrompt
 from advisor.gateway._prompt import system_prompt
 from advisor.gateway._transcript import chat_events
 from advisor.ledger import Ledger, LedgerSettings
+from advisor.prompt import AdvisorPrompt
 from obligations import ToolInfo
 
 SESSION_PREFIX = "chat-"

@@ -3,10 +3,11 @@
 Each round sends the conversation, the client's tools and the advisor functions to the
 upstream (never streamed). When the answer calls advisors only, they run (concurrently), their
 results are appended and the upstream is called again — with ``tool_choice: "auto"`` when the
-client had forced the advisor, so it is not forced twice. When the answer also calls the
-client's tools, the advisors run and the turn goes back to the client with only the client's
-calls, the advisor calls and results carried in the message (:mod:`._trace`) so the next
-request replays rather than repeats them. When it calls no advisor, that answer is the response.
+client had forced the advisor or required a tool call, so it is not forced into the advisor
+again. When the answer also calls the client's tools, the advisors run and the turn goes back
+to the client with only the client's calls, the advisor calls and results carried in the
+message (:mod:`._trace`) so the next request replays rather than repeats them. When it calls
+no advisor, that answer is the response.
 
 Bounds: at most ``max_rounds`` follow-up calls (default 8) and ``max_server_tool_calls`` advisor
 calls (default 30) per request; past either the request fails with 502
@@ -22,12 +23,13 @@ from advisor.errors import UpstreamFailed
 from advisor.gateway._advise import Advisors
 from advisor.gateway._chat import ChatRequest
 from advisor.gateway._settings import GatewaySettings
+from advisor.gateway._toolset import follow_up_choice
 from advisor.gateway._trace import Trace, TracedCall, TraceRound, carried, round_messages
 from advisor.gateway._upstream import Upstream
 from advisor.gateway._usage import total_usage
 
 
-class Outcome:
+class LoopResult:
     """What the loop produced: the response and what the advisors did."""
 
     def __init__(self, completion: dict[str, Any], advisors: Advisors) -> None:
@@ -37,7 +39,7 @@ class Outcome:
         """The advisors' use counts and usage."""
 
 
-async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySettings) -> Outcome:
+async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySettings) -> LoopResult:
     """Run the request's loop to its answer. Raises :class:`~advisor.errors.GatewayError`."""
     advisors = Advisors(request.tools, outer_model=request.model, upstream=upstream, settings=settings,
                         ledger_cuts=request.ledger_cuts)
@@ -45,17 +47,18 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
     messages: list[Any] = list(base.pop("messages"))
     rounds: list[TraceRound] = []
     usages: list[Any] = []
+    follow_up = follow_up_choice(base.get("tool_choice"), forced=request.forces_advisor)
     for number in range(settings.max_rounds + 1):
         body = {**base, "messages": messages}
-        if number and request.forces_advisor:
-            body["tool_choice"] = "auto"
+        if number and follow_up:
+            body["tool_choice"] = follow_up
         completion = await upstream.chat(body)
         usages.append(completion.get("usage"))
         message = completion["choices"][0]["message"]
         calls = [call for call in message.get("tool_calls") or () if isinstance(call, dict)]
         ours = [call for call in calls if request.tools.advisor(_name(call)) is not None]
         if not ours:
-            return Outcome(_finish(completion, rounds, usages, advisors), advisors)
+            return LoopResult(_finish(completion, rounds, usages, advisors), advisors)
         if number == settings.max_rounds:
             raise UpstreamFailed(f"the upstream model kept calling advisors past {settings.max_rounds} follow-up "
                                  "rounds", code="server_tool_rounds_exceeded")
@@ -70,7 +73,7 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
         if theirs:
             rounds.append(TraceRound(calls=traced, merge=True))
             message["tool_calls"] = theirs
-            return Outcome(_finish(completion, rounds, usages, advisors), advisors)
+            return LoopResult(_finish(completion, rounds, usages, advisors), advisors)
         content = message.get("content")
         turn = TraceRound(content=content if isinstance(content, str) else None, calls=traced)
         rounds.append(turn)

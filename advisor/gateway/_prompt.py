@@ -7,8 +7,8 @@ it has no tools, so nothing it is shown can be expanded.
 
 from __future__ import annotations
 
-from advisor.consult import AdvisorPrompt
-from advisor.models import UserMessage
+from advisor.models import ChatUser
+from advisor.prompt import AdvisorPrompt
 from obligations import redact
 
 _ROLE = """\
@@ -82,4 +82,4 @@ def system_prompt(instructions: str | None, *, transcript: bool = False) -> str:
 def prompt_only(question: str, instructions: str | None) -> AdvisorPrompt:
     """The consultation of an advisor that sees only the executor's prompt (redacted, as everything
     sent to an advisor is)."""
-    return AdvisorPrompt(system=system_prompt(instructions), messages=(UserMessage(redact(question)),))
+    return AdvisorPrompt(system=system_prompt(instructions), messages=(ChatUser(redact(question)),))

@@ -21,7 +21,7 @@ def configure_logging(level: int = logging.INFO) -> None:
         logger.propagate = False
 
 
-def serve(settings: GatewaySettings, *, env: Mapping[str, str] | None = None) -> None:
+def serve_gateway(settings: GatewaySettings, *, env: Mapping[str, str] | None = None) -> None:
     """Serve until interrupted. Raises :class:`~advisor.errors.ConfigError` before binding when the
     bind address is not loopback and no client key is configured, or the key's variable is unset."""
     import uvicorn

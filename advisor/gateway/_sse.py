@@ -13,8 +13,9 @@ cancelled.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 import anyio
 import orjson
@@ -23,6 +24,8 @@ from starlette.types import Receive, Scope, Send
 
 from advisor.errors import GatewayError
 
+LOGGER = logging.getLogger("witness.gateway")
+T = TypeVar("T")
 DONE = b"data: [DONE]\n\n"
 KEEPALIVE = b": keep-alive\n\n"
 _HEADERS = [(b"content-type", b"text/event-stream; charset=utf-8"), (b"cache-control", b"no-cache"),
@@ -80,6 +83,22 @@ def frame(data: Any) -> bytes:
 async def advised_frames(work: Awaitable[dict[str, Any]], *, keepalive: float,
                          include_usage: bool) -> AsyncIterator[bytes]:
     """Keep-alives while ``work`` (the loop) runs, then its answer as chunks, then ``[DONE]``."""
+    def answer(completion: dict[str, Any]) -> Iterator[bytes]:
+        yield from (frame(chunk) for chunk in completion_chunks(completion, include_usage=include_usage))
+        yield DONE
+
+    def failure(error: GatewayError) -> Iterator[bytes]:
+        yield frame(error.body())
+        yield DONE
+
+    async for piece in kept_alive(work, keepalive=keepalive, answer=answer, failure=failure):
+        yield piece
+
+
+async def kept_alive(work: Awaitable[T], *, keepalive: float, answer: Callable[[T], Iterable[bytes]],
+                     failure: Callable[[GatewayError], Iterable[bytes]]) -> AsyncIterator[bytes]:
+    """Keep-alives while ``work`` runs, then ``answer``'s frames for its result — or ``failure``'s for
+    its error (a bug included, logged here: the client gets an error event, never a dropped stream)."""
     task = asyncio.ensure_future(work)
     try:
         while True:
@@ -88,19 +107,20 @@ async def advised_frames(work: Awaitable[dict[str, Any]], *, keepalive: float,
                 break
             yield KEEPALIVE
         try:
-            completion = task.result()
+            frames = list(answer(task.result()))
         except GatewayError as error:
-            yield frame(error.body())
-            yield DONE
-            return
+            frames = list(failure(error))
+        except Exception as error:  # a bug still ends the stream with an error event
+            LOGGER.error("internal error in a streamed request: %s", type(error).__name__, exc_info=error)
+            frames = list(failure(GatewayError("the gateway failed while handling the request",
+                                               code="internal_error")))
     finally:
         if not task.done():
             task.cancel()
             with anyio.CancelScope(shield=True):
                 await asyncio.gather(task, return_exceptions=True)
-    for chunk in completion_chunks(completion, include_usage=include_usage):
-        yield frame(chunk)
-    yield DONE
+    for piece in frames:
+        yield piece
 
 
 def completion_chunks(completion: dict[str, Any], *, include_usage: bool) -> list[dict[str, Any]]:

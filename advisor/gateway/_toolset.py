@@ -42,19 +42,27 @@ def split_tools(tools: Any) -> ToolSet:
         raise BadRequest("'tools' must be an array", code="invalid_tools", param="tools")
     client: list[dict[str, Any]] = []
     advisors: list[AdvisorEntry] = []
+    unknown: list[int] = []
     for index, tool in enumerate(tools):
         if not isinstance(tool, dict):
             raise BadRequest(f"tools[{index}] must be an object", code="invalid_tools", param=f"tools[{index}]")
         kind = tool.get("type")
         if kind == TOOL_TYPE:
             advisors.append(_entry(tool, index))
-        elif kind in _CLIENT_TYPES:
-            client.append(tool)
-        else:
-            hint = f" (this gateway's advisor is {TOOL_TYPE!r})" if isinstance(kind, str) and \
-                kind.endswith(":advisor") else ""
-            raise BadRequest(f"tools[{index}] has an unknown type {kind!r}{hint}; known types: function, custom, "
-                             f"{TOOL_TYPE}", code="unknown_tool_type", param=f"tools[{index}].type")
+            continue
+        if isinstance(kind, str) and kind.endswith(":advisor"):
+            raise BadRequest(f"tools[{index}] has an unknown type {kind!r} (this gateway's advisor is "
+                             f"{TOOL_TYPE!r})", code="unknown_tool_type", param=f"tools[{index}].type")
+        if not (isinstance(kind, str) and kind in _CLIENT_TYPES):
+            unknown.append(index)
+        client.append(tool)
+    if advisors and unknown:
+        # The loop reads the calls an answer makes; a tool type it does not know could come back in a
+        # shape it cannot tell from an advisor's. Without advisors the upstream judges the type.
+        index = unknown[0]
+        raise BadRequest(f"tools[{index}] has the type {tools[index].get('type')!r}, which cannot be combined with "
+                         f"advisors; known types: function, custom, {TOOL_TYPE}", code="unknown_tool_type",
+                         param=f"tools[{index}].type")
     _check_names(advisors, client)
     return ToolSet(client_tools=tuple(client), advisors=tuple(advisors))
 
@@ -122,3 +130,11 @@ def map_tool_choice(choice: Any, tools: ToolSet) -> tuple[Any, bool]:
         name = (choice.get("function") or {}).get("name")
         return choice, tools.advisor(name) is not None if isinstance(name, str) else False
     return choice, False
+
+
+def follow_up_choice(choice: Any, *, forced: bool) -> str | None:
+    """The ``tool_choice`` of the rounds after advisor calls: ``"auto"`` when the client's choice
+    forced the advisor or required a tool call (a model that obeys would call the advisor again,
+    round after round), else ``None`` (the choice is kept)."""
+    required = choice == "required" or (isinstance(choice, dict) and choice.get("mode") == "required")
+    return "auto" if forced or required else None

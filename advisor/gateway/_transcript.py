@@ -111,7 +111,8 @@ def _events(messages: list[Any]) -> Iterator[Event]:
 def _images(content: Any) -> int:
     if not isinstance(content, list):
         return 0
-    return sum(1 for part in content if isinstance(part, dict) and part.get("type") in _IMAGE_PARTS)
+    return sum(1 for part in content if isinstance(part, dict) and isinstance(part.get("type"), str)
+               and part["type"] in _IMAGE_PARTS)
 
 
 def _reasoning(message: dict[str, Any]) -> str:

@@ -13,7 +13,7 @@ upstream                                   the gateway answers
 408, a timeout                             504 ``upstream_timeout``
 5xx and any other status                   502 ``upstream_error``
 no connection, a dropped connection        502 ``upstream_unreachable``
-an answer that is not a chat completion    502 ``upstream_bad_response``
+an answer of the wrong shape               502 ``upstream_bad_response``
 =========================================  ======================================================
 """
 
@@ -29,6 +29,7 @@ import openai
 import orjson
 
 from advisor.errors import BadRequest, GatewayError, UpstreamFailed, UpstreamTimeout
+from advisor.gateway._bodies import check_depth
 from advisor.gateway._settings import GatewaySettings
 from advisor.models import ModelConfig, ModelRequest, ModelResponse, OpenAIChatModel
 
@@ -119,20 +120,38 @@ class Upstream:
 
     async def chat(self, body: Mapping[str, Any]) -> dict[str, Any]:
         """One non-streamed chat completion, as the upstream's JSON."""
-        raw = await self._post("/chat/completions", orjson.dumps(body))
-        content = await read(raw)
+        completion = await self.post_json("/chat/completions", body)
+        choices = completion.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict) \
+                or not isinstance(choices[0].get("message"), dict):
+            raise UpstreamFailed("the upstream answered with no chat completion choice", code="upstream_bad_response")
+        calls = choices[0]["message"].get("tool_calls") or []
+        if not isinstance(calls, list) or not all(isinstance(call, dict) for call in calls):
+            raise UpstreamFailed("the upstream's tool_calls are not a list of objects", code="upstream_bad_response")
+        return completion
+
+    async def post_json(self, path: str, body: Mapping[str, Any]) -> dict[str, Any]:
+        """One non-streamed call of ``path``: the upstream's answer, a JSON object (else a 502)."""
+        content = await read(await self._post(path, orjson.dumps(body)))
         try:
-            completion = orjson.loads(content)
+            answer = orjson.loads(content)
         except orjson.JSONDecodeError:
             raise UpstreamFailed("the upstream's answer is not JSON", code="upstream_bad_response") from None
-        if not isinstance(completion, dict) or not isinstance(completion.get("choices"), list) \
-                or not completion["choices"] or not isinstance(completion["choices"][0].get("message"), dict):
-            raise UpstreamFailed("the upstream answered with no chat completion choice", code="upstream_bad_response")
-        return completion
+        if not isinstance(answer, dict):
+            raise UpstreamFailed("the upstream's answer is not a JSON object", code="upstream_bad_response")
+        try:
+            check_depth(answer)  # the answer is written again for the client
+        except BadRequest:
+            raise UpstreamFailed("the upstream's answer is nested too deeply", code="upstream_bad_response") from None
+        return answer
 
     async def chat_raw(self, content: bytes) -> httpx2.Response:
         """A chat completion forwarded as is: the open response (the caller reads and closes it)."""
-        return await self._post("/chat/completions", content)
+        return await self.raw("/chat/completions", content)
+
+    async def raw(self, path: str, content: bytes) -> httpx2.Response:
+        """A body forwarded as is to ``path``: the open response (the caller reads and closes it)."""
+        return await self._post(path, content)
 
     async def models(self, path: str) -> httpx2.Response:
         """``GET /models`` (or one model) of the upstream, read."""
@@ -158,7 +177,7 @@ class Upstream:
             config = ModelConfig(provider="openai", model=model, base_url=self.settings.upstream,
                                  api_key_env=self.settings.upstream_key_env, timeout=self.settings.advisor_timeout,
                                  connect_timeout=self.settings.upstream_connect_timeout,
-                                 max_retries=self.settings.upstream_max_retries)
+                                 max_retries=0)  # the consultation retries a transient failure itself
             client = OpenAIChatModel(config, http_client=self.http, api_key=self._key or "unset")
             self._advisors[model] = client
             while len(self._advisors) > _ADVISOR_CLIENTS:

@@ -13,21 +13,21 @@ its counts under ``$WITNESS_HOME/hooks``, and :class:`ReplayStates` each transcr
 next Stop replays only what was appended. With ``review=True`` a Stop that nothing holds gets the
 completion review (``witness hook … --review``; :class:`ReviewedStates` keeps it to once per state).
 :func:`calling_session` finds the transcript of the agent whose MCP tool call ``witness mcp`` is
-answering; :func:`advise` runs one logged consultation on a live session's ledger. Importing this
-package is cheap: the models, the tracker and the model SDKs load only when a call needs them (a
-host starts a hook for every tool call).
+answering. Importing this package is cheap: the models, the tracker and the model SDKs load only
+when a call needs them (a host starts a hook for every tool call).
 """
 
 from __future__ import annotations
 
-from ._deadline import DEFAULT_DEADLINE, MAX_DEADLINE, REVIEW_DEADLINE, deadline_seconds
-from ._hook import HOSTS, MAX_INPUT_BYTES, STOP_EVENTS, answer_hook
+from advisor._lazy import load as _load
+
+from ._constants import HOSTS, MAX_INPUT_BYTES, STOP_EVENTS
+from ._hook import answer_hook
 
 TYPE_CHECKING = False  # `typing` is not loaded on the hook path: a host starts the hook per tool call
 if TYPE_CHECKING:
     from typing import Any
 
-    from ._advise import Advice, Trigger, advise
     from ._answers import StopAnswer, StopBlock, StopRelease
     from ._blocks import BlockCounter, BlockKey
     from ._payloads import HookInput, StopInput
@@ -41,14 +41,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CALL_WAIT",
-    "DEFAULT_DEADLINE",
     "HOSTS",
     "KEPT_DAYS",
-    "MAX_DEADLINE",
     "MAX_INPUT_BYTES",
-    "REVIEW_DEADLINE",
     "STOP_EVENTS",
-    "Advice",
     "BlockCounter",
     "BlockKey",
     "CallingSession",
@@ -61,49 +57,26 @@ __all__ = [
     "StopBlock",
     "StopInput",
     "StopRelease",
-    "Trigger",
-    "advise",
     "answer_hook",
     "answer_stop",
     "calling_session",
-    "deadline_seconds",
     "pipe_policy",
     "project_folder",
     "state_dir",
 ]
 
+_LAZY = {"StopAnswer": "_answers", "StopBlock": "_answers", "StopRelease": "_answers", "BlockCounter": "_blocks",
+         "BlockKey": "_blocks", "HookInput": "_payloads", "StopInput": "_payloads", "ReviewedStates": "_reviewed",
+         "CALL_WAIT": "_sessions", "CallingSession": "_sessions", "calling_session": "_sessions",
+         "project_folder": "_sessions", "pipe_policy": "_settings", "KEPT_DAYS": "_state", "state_dir": "_state",
+         "answer_stop": "_stop", "Host": "_vocabulary", "KeptReplay": "_replay_states",
+         "ReplayStates": "_replay_states"}
+"""Public names and the module each loads from on first use (:mod:`advisor._lazy`): the models, the
+tracker and the SDKs load only when a call needs them."""
 
 
 def __getattr__(name: str) -> Any:
-    # Written out rather than computed, so that the import-graph test sees every edge.
-    module: Any
-    if name in ("Advice", "Trigger", "advise"):
-        from . import _advise as module
-    elif name in ("StopAnswer", "StopBlock", "StopRelease"):
-        from . import _answers as module
-    elif name in ("BlockCounter", "BlockKey"):
-        from . import _blocks as module
-    elif name in ("HookInput", "StopInput"):
-        from . import _payloads as module
-    elif name in ("KeptReplay", "ReplayStates"):
-        from . import _replay_states as module
-    elif name == "ReviewedStates":
-        from . import _reviewed as module
-    elif name in ("CALL_WAIT", "CallingSession", "calling_session", "project_folder"):
-        from . import _sessions as module
-    elif name == "pipe_policy":
-        from . import _settings as module
-    elif name in ("KEPT_DAYS", "state_dir"):
-        from . import _state as module
-    elif name == "answer_stop":
-        from . import _stop as module
-    elif name == "Host":
-        from . import _vocabulary as module
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(module, name)
-    globals()[name] = value
-    return value
+    return _load(__name__, _LAZY, name, globals())
 
 
 def __dir__() -> list[str]:

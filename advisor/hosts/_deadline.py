@@ -1,15 +1,8 @@
 """How long a hook call may take: ``WITNESS_HOOK_DEADLINE``, read the same way by the process that
-arms its timer before anything else loads and by the Stop logic that reports a bad value."""
+arms its timer before anything else loads and by the Stop logic that reports a bad value. Like
+:mod:`._constants`, it imports nothing: the hook path reads it before it knows the call is a Stop."""
 
-from __future__ import annotations
-
-DEFAULT_DEADLINE = 20.0
-"""Seconds a hook call may take by default: well inside the hosts' 60 s hook time-out."""
-REVIEW_DEADLINE = 150.0
-"""Seconds a call of ``witness hook … --review`` may take by default: a completion review waits for a model
-(the documented settings give the hook 180 s)."""
-MAX_DEADLINE = 3600.0
-"""The longest deadline accepted: an hour, far past any host's hook time-out."""
+from ._constants import MAX_DEADLINE
 
 
 def deadline_seconds(value: str) -> float | None:

@@ -11,18 +11,11 @@ from __future__ import annotations
 
 import json
 
+from ._constants import HOSTS, MAX_INPUT_BYTES, STOP_EVENTS
+
 TYPE_CHECKING = False  # `typing` is not loaded here: a host starts the hook for every tool call
 if TYPE_CHECKING:
     from typing import TextIO
-
-    from ._vocabulary import Host
-
-HOSTS: tuple[Host, ...] = ("claude-code", "codex")
-"""The hosts whose hook protocol is spoken (every value of ``Host``)."""
-STOP_EVENTS = ("Stop", "SubagentStop")
-"""The events that are answered."""
-MAX_INPUT_BYTES = 16 * 1024 * 1024
-"""The largest hook input read: the hosts send a few kilobytes."""
 
 
 def answer_hook(host: str, raw: bytes, err: TextIO, *, until: float | None = None, review: bool = False) -> str:

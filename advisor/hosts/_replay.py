@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
+from advisor.errors import Unjudged
 from obligations import (
     AgentSpawned,
     AssistantMessage,
@@ -63,16 +64,7 @@ class Replayed:
     """The transcript replayed."""
 
 
-class Unjudged(Exception):
-    """The stopping agent's work cannot be judged; the message says why (the stop is allowed)."""
-
-    def __init__(self, message: str, *, unreadable: bool = False) -> None:
-        super().__init__(message)
-        self.unreadable = unreadable
-        """The transcript is no session a reader knows: the user is told nothing was checked."""
-
-
-def replay(payload: StopInput, policy: Policy, until: float, err: TextIO,
+def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO,
            states: ReplayStates | None = None) -> Replayed:
     """Replay the stopping agent's work (waiting, until the monotonic time ``until`` at most, for a
     transcript that lags), from the replay kept in ``states`` when it still holds, keeping the new

@@ -153,6 +153,19 @@ class ReplayStates:
 _FINGERPRINT: str | None = None
 
 
+def fingerprinted(root: Path) -> list[str]:
+    """The source files under ``root`` (witness's checkout or installed packages) that a kept replay's
+    fingerprint covers, relative to it, in order: every module of :data:`_SOURCES`, so every reader
+    of every host is covered, whichever was added last."""
+    found: list[str] = []
+    for package in _SOURCES:
+        for folder, folders, files in os.walk(root / package):
+            folders[:] = sorted(name for name in folders if name != "__pycache__")
+            found.extend(os.path.relpath(os.path.join(folder, name), root) for name in sorted(files)
+                         if name.endswith(".py"))
+    return found
+
+
 def code_fingerprint() -> str:
     """A fingerprint of the code that reads transcripts and judges them: the format version, the
     Python version, and the name, size and modification time of every source file of the readers,
@@ -161,13 +174,8 @@ def code_fingerprint() -> str:
     if _FINGERPRINT is None:
         digest = hashlib.sha256(f"{VERSION}\0{sys.version}".encode())
         root = Path(__file__).resolve().parents[2]
-        for package in _SOURCES:
-            for folder, folders, files in os.walk(root / package):
-                folders[:] = sorted(name for name in folders if name != "__pycache__")
-                for name in sorted(files):
-                    if name.endswith(".py"):
-                        status = os.stat(os.path.join(folder, name))
-                        where = os.path.relpath(os.path.join(folder, name), root)
-                        digest.update(f"{where}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
+        for where in fingerprinted(root):
+            status = os.stat(root / where)
+            digest.update(f"{where}\0{status.st_size}\0{status.st_mtime_ns}\n".encode())
         _FINGERPRINT = digest.hexdigest()
     return _FINGERPRINT

@@ -26,14 +26,16 @@ import asyncio
 import hashlib
 import json
 import time
+from contextlib import aclosing
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from advisor.consult import Consultation, ConsultationLog, consult, load_consult_settings, session_workspace
 from advisor.errors import ConfigError
 from advisor.ledger import Ledger, read_ledger, review_feedback
-from obligations import AssistantMessage, NotATranscript
+from advisor.models import load_model_config, make_model
+from obligations import ROOT_AGENT, AssistantMessage, NotATranscript
 
-from ._advise import advise
 from ._answers import StopAnswer, StopBlock, StopRelease
 from ._blocks import BlockCounter, BlockKey
 from ._payloads import StopInput
@@ -75,24 +77,34 @@ def review_stop(payload: StopInput, key: BlockKey, settings: HookSettings, deadl
     if not fresh:
         err.write("witness hook: this state was already reviewed; allowing\n")
         return None
-    workspace = Path(payload.cwd) if payload.cwd and Path(payload.cwd).is_dir() else None
+    workspace = session_workspace(payload.cwd)
+    executor = payload.model or claude_model(payload.transcript_path)
     try:
         # What is left now: reading the transcript and waiting for the record's lock took some of it.
-        advice = asyncio.run(advise(ledger, workspace=workspace, trigger="completion",
-                                    timeout=deadline - time.monotonic() - MARGIN,
-                                    executor_model=payload.model or claude_model(payload.transcript_path)))
+        result = asyncio.run(_review(ledger, workspace, deadline - time.monotonic() - MARGIN, executor))
     except ConfigError as error:
         return _not_run(str(error), err)
-    except OSError as error:  # the consultation log cannot be written
-        return _not_run(f"the consultation log cannot be written ({error})", err)
-    result = advice.result
-    if result is None or result.advice is None:
-        return _not_run(advice.notice(), err)
+    if result.advice is None:
+        return _not_run(result.notice(), err)
     if result.severity in ("concern", "blocker"):
         return _hold(key, result.advice, result.severity, settings)
     if result.severity == "none":
         return None
     return StopRelease(systemMessage=f"{_PREFIX}:\n{result.advice}")
+
+
+async def _review(ledger: Ledger, workspace: Path | None, seconds: float, executor: str | None) -> Consultation:
+    """The completion review (within ``seconds``), recorded in the consultation log once it is over.
+    Raises ``ConfigError`` when no usable model is configured."""
+    settings = load_consult_settings()
+    settings = settings.model_copy(update={"timeout": max(1.0, min(settings.timeout, seconds))})
+    config = load_model_config()
+    log = ConsultationLog()
+    async with aclosing(make_model(config)) as model:
+        result = await consult(ledger, model, review=True, workspace=workspace, settings=settings,
+                               prices=config.prices, executor_model=executor,
+                               spent=log.session_spend(ledger.session_id))
+    return log.keep(result.asked_by(ledger.agent_id or ROOT_AGENT, "completion"))
 
 
 def _ledger(transcript: str, final: str | None, settings: HookSettings) -> Ledger:
@@ -101,7 +113,7 @@ def _ledger(transcript: str, final: str | None, settings: HookSettings) -> Ledge
     read = read_ledger(transcript, policy=settings.policy)
     said = " ".join((final or "").split())
     if said and said != " ".join((read.last_text or "").split()):
-        read.ledger.add(AssistantMessage(text=final or "", agent_id=read.ledger.agent_id or "root"))
+        read.ledger.add(AssistantMessage(text=final or "", agent_id=read.ledger.agent_id or ROOT_AGENT))
     return read.ledger
 
 

@@ -30,7 +30,8 @@ from advisor.errors import ConfigError
 from obligations import REMINDER_BUDGET
 from shellparse import POLICIES, Policy
 
-from ._deadline import DEFAULT_DEADLINE, MAX_DEADLINE, REVIEW_DEADLINE, deadline_seconds
+from ._constants import DEADLINE_VARIABLE, DEFAULT_DEADLINE, MAX_DEADLINE, REVIEW_DEADLINE
+from ._deadline import deadline_seconds
 
 
 class HookSettings(NamedTuple):
@@ -76,11 +77,11 @@ def blocks_allowed(env: Mapping[str, str]) -> int:
 
 def deadline(env: Mapping[str, str], default: float | None = None) -> float:
     """``WITNESS_HOOK_DEADLINE`` (``default`` when it is not set, else :data:`DEFAULT_DEADLINE`)."""
-    value = env.get("WITNESS_HOOK_DEADLINE", "").strip()
+    value = env.get(DEADLINE_VARIABLE, "").strip()
     if not value:
         return DEFAULT_DEADLINE if default is None else default
     seconds = deadline_seconds(value)
     if seconds is None:
-        raise ConfigError(f"WITNESS_HOOK_DEADLINE={value!r} is not a number of seconds greater than 0 and at most "
+        raise ConfigError(f"{DEADLINE_VARIABLE}={value!r} is not a number of seconds greater than 0 and at most "
                           f"{MAX_DEADLINE:g}")
     return seconds

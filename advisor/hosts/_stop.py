@@ -15,13 +15,14 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from advisor.errors import ConfigError
+from advisor.errors import ConfigError, Unjudged
 from obligations import Item, block_reason, release_message
 
 from ._answers import StopAnswer, StopBlock, StopRelease
 from ._blocks import BlockCounter, BlockKey
+from ._constants import ROOT_AGENT
 from ._payloads import StopInput
-from ._replay import Replayed, Unjudged, replay
+from ._replay import Replayed, stopping_work
 from ._replay_states import ReplayStates
 from ._settings import HookSettings, hook_settings
 from ._state import state_dir
@@ -40,7 +41,7 @@ def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | N
     payload = StopInput.model_validate(raw)
     deadline = until if until is not None else time.monotonic() + settings.deadline
     try:
-        replayed = replay(payload, settings.policy, deadline, err, ReplayStates())
+        replayed = stopping_work(payload, settings.policy, deadline, err, ReplayStates())
     except Unjudged as error:
         err.write(f"witness hook: {error}; allowing\n")
         if error.unreadable:
@@ -61,7 +62,7 @@ def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | N
 def _key(host: str, payload: StopInput, replayed: Replayed) -> BlockKey:
     """Whose budget a block spends: the stopping agent's, in its current task."""
     session = payload.session_id or Path(replayed.path).stem
-    agent = (payload.agent_id or "subagent") if payload.subagent else "main"
+    agent = (payload.agent_id or "subagent") if payload.subagent else ROOT_AGENT
     task = replayed.tracker.current_task(replayed.agent) if replayed.agent is not None else None
     return BlockKey(host, session, agent, f"{task.agent_id}:{task.started}" if task is not None else "-")
 

@@ -32,9 +32,9 @@ output shows a failure: === 1 failed, 2 passed in 0.12s ===
 'read({"path":"app.py"})\\n→ ok (exit 0):\\nx = 1'
 
 :func:`read_ledger` compiles a transcript file (any host's) into a :class:`TranscriptLedger`.
-:class:`SessionAgent` says which events are the session's own agent's (the one shown);
 :class:`LedgerSettings` are its limits (``[ledger]`` in ``config.toml``, :func:`load_ledger_settings`);
-:class:`Compiled` is a request with how it was fitted to the token budget. The building blocks —
+A ledger is the :class:`~advisor.prompt.PromptSource` a consultation compiles its request from
+(:func:`advisor.consult.consult`). The building blocks —
 :func:`card`, :func:`verbatim`, :func:`primary_argument`, :func:`edit_shape`, :func:`size`,
 :func:`catalogue_message`, :func:`first_sentence` — render one round or catalogue the way the
 ledger does, for a host that shows its own.
@@ -44,21 +44,18 @@ The public API is this module's ``__all__``.
 
 from obligations import redact
 
-from ._agent import SessionAgent
 from ._arguments import edit_shape, primary_argument
 from ._cards import card, size, verbatim
 from ._catalogue import catalogue_message, first_sentence
-from ._compiler import Compiled, Ledger, compile_prompt
+from ._compiler import Ledger, compile_prompt
 from ._settings import LedgerSettings, load_ledger_settings
 from ._transcript import TranscriptLedger, read_ledger
 from ._wording import REVIEW_FEEDBACK, advice_in_feedback, review_feedback
 
 __all__ = [
     "REVIEW_FEEDBACK",
-    "Compiled",
     "Ledger",
     "LedgerSettings",
-    "SessionAgent",
     "TranscriptLedger",
     "advice_in_feedback",
     "card",

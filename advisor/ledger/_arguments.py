@@ -28,25 +28,22 @@ import json
 import re
 from typing import Any
 
-from obligations import redact_value
+from obligations import PATCH_MARK, PATH_KEYS, redact_value, targets_of
 
 from ._text import clip
 
 ARGUMENT_LIMIT = 120
-PRIMARY_KEYS = ("file_path", "path", "filePath", "file", "notebook_path", "command", "cmd", "url", "pattern", "query",
-                "name", "id")
-"""Tried in order for the primary argument."""
+PRIMARY_KEYS = (*PATH_KEYS, "command", "cmd", "url", "pattern", "query", "name", "id")
+"""Tried in order for the primary argument: the path keys the tracker reads targets from, then the rest."""
 _PAIRS = (("old_string", "new_string"), ("oldString", "newString"), ("old", "new"), ("oldText", "newText"))
-_PATCH_FILE = re.compile(r"^\*\*\* (?:Add|Update|Delete) File: (.+)$", re.MULTILINE)
-_PATCH_MARK = "*** Begin Patch"
-_PATH_KEYS = frozenset({"file_path", "path", "filePath", "file", "notebook_path"})
+_PATH_KEYS = frozenset(PATH_KEYS)
 _CODE_MODE = re.compile(r'^\s*(?:(?:const|let|var)\s+\w+\s*=\s*)?await\s+tools\.\w+\(\{\s*'
                         r'"?cmd"?\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
 def _patch(arguments: dict[str, Any]) -> str | None:
     for value in arguments.values():
-        if isinstance(value, str) and _PATCH_MARK in value:
+        if isinstance(value, str) and PATCH_MARK in value:
             return value
     return None
 
@@ -68,33 +65,32 @@ def _code_mode_command(text: str) -> str | None:
     return command if isinstance(command, str) and command.strip() else None
 
 
-def primary_argument(arguments: Any, cwd: str | None = None) -> str:
-    """The argument that says what a call is about, on one line, at most 120 characters, redacted (a
+def primary_argument(arguments: Any, cwd: str | None = None, *, limit: int = ARGUMENT_LIMIT) -> str:
+    """The argument that says what a call is about, on one line, at most ``limit`` characters, redacted (a
     path under ``cwd`` relative to it)."""
-    return argument_of(redact_value(arguments), cwd)
+    return argument_of(redact_value(arguments), cwd, limit=limit)
 
 
-def argument_of(arguments: Any, cwd: str | None = None) -> str:
+def argument_of(arguments: Any, cwd: str | None = None, *, limit: int = ARGUMENT_LIMIT) -> str:
     """:func:`primary_argument` of arguments already redacted (a :class:`~advisor.ledger.Ledger`'s)."""
     if not isinstance(arguments, dict):
         return ""
     for key in PRIMARY_KEYS:
         value = arguments.get(key)
         if isinstance(value, str) and value.strip():
-            return clip(_relative(value, cwd) if key in _PATH_KEYS else value, ARGUMENT_LIMIT)
+            return clip(_relative(value, cwd) if key in _PATH_KEYS else value, limit)
         if isinstance(value, list) and value and all(isinstance(part, str) for part in value):
-            return clip(" ".join(value), ARGUMENT_LIMIT)  # an argv (Codex's `shell`)
+            return clip(" ".join(value), limit)  # an argv (Codex's `shell`)
         if isinstance(value, int | float) and not isinstance(value, bool):
             return str(value)
-    patch = _patch(arguments)
-    if patch is not None:
-        files = list(dict.fromkeys(name.strip() for name in _PATCH_FILE.findall(patch)))
+    if _patch(arguments) is not None:
+        files = [name for name in targets_of(arguments) if name.strip()]  # no path argument: the patch's files
         if files:
             more = f" (+{len(files) - 1} more)" if len(files) > 1 else ""
-            return clip(files[0], ARGUMENT_LIMIT) + more
+            return clip(files[0], limit) + more
     for value in arguments.values():
         if isinstance(value, str) and value.strip():
-            return clip(_code_mode_command(value) or value, ARGUMENT_LIMIT)
+            return clip(_code_mode_command(value) or value, limit)
     return ""
 
 

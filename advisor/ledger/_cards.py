@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 
-from obligations import ToolCompleted, ToolDispatched, redact_event
+from obligations import CallRecord, ToolCompleted, ToolDispatched, TrackerConfig, call_record, redact_event
 from shellparse import Policy
 
 from ._arguments import argument_of, edit_shape
@@ -104,13 +104,24 @@ def error_offset(text: str) -> int | None:
     return None
 
 
+def _clean(call: ToolDispatched, result: ToolCompleted | None,
+           policy: Policy) -> tuple[ToolDispatched, ToolCompleted | None, CallRecord | None]:
+    """A round's events redacted, and the tracker's record of the call (what ``card`` and ``verbatim`` show)."""
+    call = redact_event(call)
+    result = None if result is None else redact_event(result)
+    record = call_record(call, result, TrackerConfig(policy=policy, escalation=None)) if result is not None else None
+    return call, result, record
+
+
 def card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
     """The one-line card of a round, its events redacted first."""
-    return clean_card(handle, redact_event(call), None if result is None else redact_event(result), policy)
+    return clean_card(handle, *_clean(call, result, policy))
 
 
-def clean_card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, policy: Policy = "seed") -> str:
-    """:func:`card` of events already redacted (a :class:`~advisor.ledger.Ledger`'s)."""
+def clean_card(handle: str | None, call: ToolDispatched, result: ToolCompleted | None,
+               record: CallRecord | None = None) -> str:
+    """:func:`card` of events already redacted (a :class:`~advisor.ledger.Ledger`'s), with the tracker's
+    record of the completed call (its check evidence)."""
     argument = argument_of(call.arguments, call.cwd)
     shape = edit_shape(call.tool, call.arguments)
     fields = [f"#{handle} {call.tool}" if handle else call.tool]
@@ -125,7 +136,7 @@ def clean_card(handle: str | None, call: ToolDispatched, result: ToolCompleted |
     fields += [part for part in (size("" if acknowledged else text, result.images),) if part]
     if result.images and argument:
         fields.append("read the path above to view")  # the image is at the call's path
-    fields += [part for part in (check_evidence(call, result, policy),) if part]
+    fields += [part for part in (check_evidence(record) if record is not None else "",) if part]
     if failed(result) and (line := error_line(text)):
         fields.append(f"✗ {line}")
     return SEPARATOR.join(fields)
@@ -157,12 +168,12 @@ def verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | N
     or whose output shows a failure, keeps the part around the line that names it; one that
     succeeded quietly is capped at :data:`QUIET_RESULT_CHARS` (:data:`LOOKED_AT_CHARS` when it read
     the workspace)."""
-    return clean_verbatim(handle, redact_event(call), None if result is None else redact_event(result),
-                          limit=limit, policy=policy, expand=expand)
+    call, result, record = _clean(call, result, policy)
+    return clean_verbatim(handle, call, result, record, limit=limit, expand=expand)
 
 
-def clean_verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | None, *, limit: int,
-                   policy: Policy = "seed", expand: bool = True) -> str:
+def clean_verbatim(handle: str | None, call: ToolDispatched, result: ToolCompleted | None,
+                   record: CallRecord | None = None, *, limit: int, expand: bool = True) -> str:
     """:func:`verbatim` of events already redacted (a :class:`~advisor.ledger.Ledger`'s)."""
     head = f"#{handle} {call.tool}" if handle else call.tool
     hint = handle if expand else None
@@ -172,7 +183,7 @@ def clean_verbatim(handle: str | None, call: ToolDispatched, result: ToolComplet
         return "\n".join(lines)
     word = "error" if failed(result) else "ok"
     text = result_text(result)
-    evidence = check_evidence(call, result, policy)
+    evidence = check_evidence(record) if record is not None else ""
     if failed(result) or FAILURE_SHOWN in evidence:
         shown = excerpt(text, limit, hint, error_offset(text))
     else:

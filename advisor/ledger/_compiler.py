@@ -17,20 +17,22 @@ shown is redacted: each event as it is taken, before anything is derived from it
 from __future__ import annotations
 
 import json
-from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, ConsultSettings, investigation_tools
 from advisor.errors import LedgerTooLarge
 from advisor.models import ToolSpec
+from advisor.prompt import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, Compiled, investigation_tools
 from obligations import (
+    ROOT_AGENT,
     AssistantMessage,
+    CallRecord,
     Compaction,
     Event,
     HostMessage,
-    Item,
+    ObligationsReport,
+    SessionAgent,
     ToolCatalogue,
     ToolCompleted,
     ToolDispatched,
@@ -46,11 +48,9 @@ from obligations import (
 from obligations.sources import host_tools
 from shellparse import Policy
 
-from ._agent import SessionAgent
 from ._cards import clean_card, user_shell_card
 from ._catalogue import catalogue_message, tool_lines
 from ._compaction import restart
-from ._evidence import witnessed_keys
 from ._expand import Source, full_text
 from ._log import Block, BlockKind, Log, Round, join_blocks
 from ._render import Draft, Segment, segment_text
@@ -82,20 +82,6 @@ class _Step:
     event: AssistantMessage
     handle: str
     asks: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class Compiled:
-    """A request and how it was made to fit."""
-
-    prompt: AdvisorPrompt
-    """The request."""
-    fits: bool
-    """Whether it is within the token budget (always, without one)."""
-    tokens: int
-    """Its estimated size (characters / 4)."""
-    dropped_blocks: int
-    """Leading blocks left out to fit."""
 
 
 class Ledger:
@@ -139,8 +125,9 @@ class Ledger:
         self._call_handles: dict[str, str] = {}
         self._counter = 0
         self._tracker = Tracker(TrackerConfig(policy=policy, escalation=None))
-        self._passes: dict[tuple[str, str | None], int] = {}
-        self._ended: deque[tuple[int, list[Item]]] = deque(maxlen=TrackerConfig().ended_tasks)
+        self._records: dict[str, CallRecord] = {}
+        """The tracker's records of calls just completed, for their cards (taken as each result arrives)."""
+        self._tracker.watch(self._record)
         self._anchor = 0
         self._dispatching = False
         self.events = 0
@@ -165,10 +152,7 @@ class Ledger:
         from clean text, and no cut leaves half a secret to go unrecognised."""
         event = redact_event(event)
         self.events += 1
-        ending = self._tracker.open_items(event.agent_id) if isinstance(event, UserMessage) and not event.goal else []
-        tick = self._tracker.handle(event)
-        if ending:
-            self._ended.append((tick, ending))  # the task this message ended left these open
+        self._tracker.handle(event)
         if event.entry_id is not None:
             self._seen.setdefault(event.entry_id, self.events)
         if not self._own.owns(event):
@@ -184,7 +168,7 @@ class Ledger:
             # Only the newest step's reasoning is shown: the step that asks (or the last one written).
             self._reasoning = (event.reasoning, self._step.handle) if event.reasoning.strip() else None
         elif isinstance(event, ToolCompleted):
-            self._completed(event, tick)
+            self._completed(event)
         elif isinstance(event, UserMessage):
             self._user(event)
         elif isinstance(event, Compaction):
@@ -251,7 +235,11 @@ class Ledger:
         step.asks = True
         return self._clipped(step.event.text.strip(), limit, step.handle)
 
-    def _completed(self, event: ToolCompleted, tick: int) -> None:
+    def _record(self, record: CallRecord) -> None:
+        self._records[record.call_id] = record
+
+    def _completed(self, event: ToolCompleted) -> None:
+        record = self._records.pop(event.call_id, None)
         if event.call_id in self._excluded:
             self._excluded.discard(event.call_id)
             return
@@ -266,12 +254,10 @@ class Ledger:
         handle = self._handle_of(event if event.entry_id else call)
         self._sources[handle] = Source(call, event)
         self._call_handles[call.call_id] = handle
-        for key in witnessed_keys(call, event, self.policy):
-            self._passes[(key, call.cwd)] = tick
         if call.user_shell:
             self._block("user-shell", user_shell_card(handle, call, event), handle)
         else:
-            self._block("round", clean_card(handle, call, event, self.policy), handle, Round(call, event))
+            self._block("round", clean_card(handle, call, event, record), handle, Round(call, event, record))
 
     def _close(self, question: str | None, advice: str | None, review: bool = False) -> None:
         self._closed.append(Segment(self._open, question, advice, review, self.events))
@@ -354,16 +340,10 @@ class Ledger:
         source = self._sources.get(handle.strip().removeprefix("#"))
         return None if source is None else full_text(source)
 
-    def open_obligations(self) -> list[Item]:
-        """The shown agent's open verification obligations, oldest first."""
-        return self._tracker.open_items(self.agent_id or "root")
-
-    def unresolved_earlier(self) -> list[Item]:
-        """Obligations an earlier task of the shown agent left open that no genuine pass of the same
-        check (in the same directory) has witnessed since."""
-        agent = self.agent_id or "root"
-        return [item for ended_tick, items in self._ended for item in items if item.agent_id == agent
-                and (item.key is None or self._passes.get((item.key, item.cwd), 0) <= ended_tick)]
+    def obligations(self) -> ObligationsReport:
+        """The shown agent's verification obligations, as its tracker reports them (what ``witness audit``
+        says of the same session): open in its current task, left unresolved by earlier tasks, resolved."""
+        return self._tracker.report(self.agent_id or ROOT_AGENT)
 
     def _card_of(self, call_id: str | None) -> str:
         handle = self._call_handles.get(call_id or "")
@@ -381,11 +361,10 @@ class Ledger:
         shown = redact(question) if question else asked
         instruction = (REVIEW_INSTRUCTION if review else CONSULT_INSTRUCTION) if self.investigation else \
             (REVIEW_INSTRUCTION_BARE if review else CONSULT_INSTRUCTION_BARE)
-        closing = "\n\n".join([obligations_text(self.open_obligations(), self.unresolved_earlier(), self._card_of),
-                               instruction])
+        closing = "\n\n".join([obligations_text(self.obligations(), self._card_of), instruction])
         prior = PRIOR_HEADER + "\n\n" + join_blocks(self._prior) if self._prior else None
         return Draft(self._catalogue, prior, self._closed, self._open, tail_start, provisional, running,
-                     self._reasoning, shown or None, closing, self.policy, self.investigation)
+                     self._reasoning, shown or None, closing, self.investigation)
 
     def compile(self, *, question: str | None = None, review: bool = False, tools: Sequence[ToolSpec] | None = None,
                 token_budget: int | None = None) -> Compiled:
@@ -395,7 +374,7 @@ class Ledger:
         flight); ``review`` asks for a completion review of the executor's last answer instead;
         ``tools`` are the investigation declarations (default: all of them); ``token_budget``
         overrides the settings'."""
-        default = investigation_tools(ConsultSettings()) if self.investigation else ()
+        default = investigation_tools() if self.investigation else ()
         declared = tuple(default if tools is None else tools)
         budget = self.settings.token_budget if token_budget is None else token_budget
         fixed = len(self.system) + sum(len(t.name) + len(t.description) + len(json.dumps(t.parameters,

@@ -18,9 +18,7 @@ A command with several checks lists each (at most three, then how many more).
 
 from __future__ import annotations
 
-import shellparse
-from obligations import ToolCompleted, ToolDispatched, shell_command
-from shellparse import Check, Policy
+from obligations import CallRecord, CheckVerdict
 
 from ._text import SEPARATOR, clip
 
@@ -30,60 +28,42 @@ FAILURE_SHOWN = "output shows a failure"
 _SPAN_LIMIT = 40
 
 
-def _span_text(command: str, check: Check, level: str) -> str | None:
-    for reason in check.reasons:
+def _span_text(command: str, verdict: CheckVerdict, level: str) -> str | None:
+    for reason in verdict.check.reasons:
         if reason.level == level and reason.span is not None:
             return clip(command[reason.span.start:reason.span.end], _SPAN_LIMIT)
     return None
 
 
-def _verdict(command: str, check: Check, exit_code: int | None) -> str:
+def _verdict(command: str, verdict: CheckVerdict, exit_code: int | None) -> str:
     if exit_code is None:
         return "no exit status"
+    check = verdict.check
     if not check.witness_eligible:
-        masked = _span_text(command, check, "masks")
+        masked = _span_text(command, verdict, "masks")
         return f"masked by `{masked}`" if masked else f"{check.exit_source}: not the check's own status"
     if exit_code != 0:
         return "failed"
-    pipe = _span_text(command, check, "residual") if check.exit_source == "reporting-pipe" else None
+    pipe = _span_text(command, verdict, "residual") if check.exit_source == "reporting-pipe" else None
     return f"witnessed via `{pipe}`" if pipe else "witnessed"
 
 
-def witnessed_keys(call: ToolDispatched, result: ToolCompleted, policy: Policy = "seed") -> list[str]:
-    """The checks a shell call passed genuinely: exit 0, the status each check's own, no failure in
-    the output (their validation keys)."""
-    found = shell_command(call.tool, call.arguments, call.shell)
-    if found is None or result.exit_code != 0:
-        return []
-    analysis = shellparse.analyze(found[0], found[1], policy)
-    passed = [check for check in analysis.checks if check.witness_eligible]
-    if not passed or (result.output and any(shellparse.failure_evidence(check.validation.family, result.output)
-                                            for check in passed)):
-        return []
-    return [check.validation.key for check in passed]
-
-
-def check_evidence(call: ToolDispatched, result: ToolCompleted, policy: Policy = "seed") -> str:
-    """The card fields for a shell call that ran one or more checks (``""`` for any other call), of
-    events already redacted: the command's spans and the failure line are cut from clean text."""
-    found = shell_command(call.tool, call.arguments, call.shell)
-    if found is None:
+def check_evidence(record: CallRecord) -> str:
+    """The card fields of a completed call that ran one or more checks (``""`` for any other call), from
+    the tracker's record of it (of events already redacted: the spans and the failure line are cut from
+    clean text)."""
+    if not record.checks or record.command is None:
         return ""
-    command, dialect = found
-    analysis = shellparse.analyze(command, dialect, policy)
-    if not analysis.checks:
-        return ""
+    command = record.command
     parts = []
-    for check in analysis.checks[:_SHOWN_CHECKS]:
-        validation = check.validation
+    for verdict in record.checks[:_SHOWN_CHECKS]:
+        validation = verdict.check.validation
         what = f"check: {clip(validation.statement, 60)} ({validation.kind})"
-        parts.append(f"{what}{SEPARATOR}{_verdict(command, check, result.exit_code)}")
-    if len(analysis.checks) > _SHOWN_CHECKS:
-        parts.append(f"{len(analysis.checks) - _SHOWN_CHECKS} more checks")
-    if result.exit_code in (0, None) and result.output:
-        families = dict.fromkeys(check.validation.family for check in analysis.checks)
-        failure = next((evidence for family in families
-                        if (evidence := shellparse.failure_evidence(family, result.output)) is not None), None)
+        parts.append(f"{what}{SEPARATOR}{_verdict(command, verdict, record.exit_code)}")
+    if len(record.checks) > _SHOWN_CHECKS:
+        parts.append(f"{len(record.checks) - _SHOWN_CHECKS} more checks")
+    if record.exit_code in (0, None):
+        failure = next((v.evidence for v in record.checks if v.verdict == "failed" and v.evidence is not None), None)
         if failure is not None:
             parts.append(f"{FAILURE_SHOWN}: {clip(failure, 80)}")
     return SEPARATOR.join(parts)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from obligations import ToolCompleted, ToolDispatched
+from obligations import CallRecord, ToolCompleted, ToolDispatched
 
 BlockKind = Literal["user", "executor", "round", "user-shell", "summary", "restated", "host", "tools"]
 """What a block shows: the user's words, the executor's prose, a tool round, a command the user
@@ -41,6 +41,8 @@ class Round:
 
     call: ToolDispatched
     result: ToolCompleted | None
+    record: CallRecord | None = None
+    """The tracker's record of the completed call."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,9 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from advisor.consult import PromptMessage
-from advisor.models import AssistantMessage, UserMessage
-from shellparse import Policy
+from advisor.models import ChatAssistant, ChatUser
+from advisor.prompt import PromptMessage
 
 from ._cards import clean_verbatim
 from ._log import JOIN, Block, Log, join_blocks
@@ -78,7 +77,6 @@ class Draft:
     question: str | None = None
     closing: str = ""
     """The open obligations and the closing instruction."""
-    policy: Policy = "seed"
     investigation: bool = True
     """Whether the advisor has the investigation tools the request may point to."""
 
@@ -102,8 +100,8 @@ def _tail_parts(draft: Draft, cap: int) -> list[str]:
     parts = []
     for block in draft.open.blocks[draft.tail_start:]:
         if block.round is not None and block.kind == "round":
-            parts.append(clean_verbatim(block.handle, block.round.call, block.round.result, limit=cap,
-                                        policy=draft.policy, expand=draft.investigation))
+            parts.append(clean_verbatim(block.handle, block.round.call, block.round.result, block.round.record,
+                                        limit=cap, expand=draft.investigation))
         else:
             parts.append(block.text)
     return parts
@@ -134,9 +132,9 @@ def last_text(draft: Draft, log_text: str, cap: int) -> str:
 
 def render(draft: Draft, *, cut: int = 0, cap: int) -> list[PromptMessage]:
     """The messages, with the first ``cut`` droppable blocks left out (their user words restated)."""
-    messages: list[PromptMessage] = [UserMessage(draft.catalogue)] if draft.catalogue else []
+    messages: list[PromptMessage] = [ChatUser(draft.catalogue)] if draft.catalogue else []
     if draft.prior:
-        messages.append(UserMessage(draft.prior))
+        messages.append(ChatUser(draft.prior))
     body: list[PromptMessage] = []
     dropped_users: list[str] = []
     left = cut
@@ -150,14 +148,14 @@ def render(draft: Draft, *, cut: int = 0, cap: int) -> list[PromptMessage]:
         position += size
         if fully:
             continue
-        body.append(UserMessage(segment_text(segment.log.text(start), segment.question, segment.review)))
+        body.append(ChatUser(segment_text(segment.log.text(start), segment.question, segment.review)))
         if segment.advice:
-            body.append(AssistantMessage(segment.advice))
+            body.append(ChatAssistant(segment.advice))
     start = min(left, draft.tail_start)
     dropped_users += [b.text for b in draft.open.blocks[:start] if b.kind == "user"]
-    body.append(UserMessage(last_text(draft, draft.open.text(start, draft.tail_start), cap)))
+    body.append(ChatUser(last_text(draft, draft.open.text(start, draft.tail_start), cap)))
     if cut:
         if dropped_users:
-            messages.append(UserMessage(DROPPED_HEADER + "\n\n" + join_blocks(dropped_users)))
-        messages.append(UserMessage(OMITTED if draft.investigation else OMITTED_BARE))
+            messages.append(ChatUser(DROPPED_HEADER + "\n\n" + join_blocks(dropped_users)))
+        messages.append(ChatUser(OMITTED if draft.investigation else OMITTED_BARE))
     return messages + body

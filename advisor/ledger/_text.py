@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from advisor.consult import clip_middle
+from advisor.prompt import clip_middle
 
 _SPACE = re.compile(r"\s+")
 SEPARATOR = " · "

@@ -7,11 +7,10 @@ import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
-from obligations import AssistantMessage, Event, ToolDispatched
+from obligations import AssistantMessage, Event, SessionAgent, ToolDispatched
 from obligations.sources import TranscriptReport, open_transcript
 from shellparse import Policy
 
-from ._agent import SessionAgent
 from ._compiler import Ledger
 from ._settings import LedgerSettings, load_ledger_settings
 

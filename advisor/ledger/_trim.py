@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from advisor.consult import PromptMessage
+from advisor.prompt import PromptMessage
 
 from ._render import Draft, render
 

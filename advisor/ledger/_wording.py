@@ -7,9 +7,9 @@ prefix stays byte-identical because its words do.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-from obligations import NO_RECORD, Item, TranscriptFormat
+from obligations import NO_RECORD, ItemReport, ObligationsReport, TranscriptFormat
 
 LOG_OPEN = "<executor_log>"
 LOG_CLOSE = "</executor_log>"
@@ -49,7 +49,7 @@ REVIEW_FEEDBACK = "witness completion review"
 _ADVISORY = re.compile(r"<advisory\b[^>]*>\n(.*)\n</advisory>", re.S)
 
 _HOSTS: dict[str, str] = {"claude-code": "Claude Code", "codex": "Codex", "pi": "Pi", "copilot": "Copilot CLI",
-                          "gemini": "Gemini CLI"}
+                          "gemini": "Gemini CLI", "qwen": "Qwen Code", "droid": "Factory Droid"}
 _MAX_ITEMS = 20
 
 
@@ -59,11 +59,11 @@ def summary_label(kind: str, host: TranscriptFormat | None) -> str:
     return f"[{kind} summary — {who} paraphrase, not the user's words]"
 
 
-def _head(item: Item) -> str:
-    if item.kind == "claim-contradicted":
-        return f"claim {item.claim_id!r}" + (f" on `{item.check}`" if item.check else "")
-    where = f" in {item.cwd}" if item.cwd else ""
-    return f"`{item.check}` ({item.check_kind}){where}"
+def _head(row: ItemReport) -> str:
+    if row.kind == "claim-contradicted":
+        return f"claim {row.claim_id!r}" + (f" on `{row.check}`" if row.check else "")
+    where = f" in {row.cwd}" if row.cwd else ""
+    return f"`{row.check}` ({row.check_kind}){where}"
 
 
 def _earlier_note(current: bool, earlier: int) -> str:
@@ -76,29 +76,24 @@ def _earlier_note(current: bool, earlier: int) -> str:
     return f" [left unresolved by {earlier} earlier tasks, each time the user moved on to another]"
 
 
-def _group_line(group: Sequence[tuple[Item, bool]], handle: Callable[[str | None], str]) -> str:
-    """One line for every open obligation of one check: the newest failure's card and summary, the
-    failures counted, and how many earlier tasks left it open."""
-    newest = max((item for item, _ in group), key=lambda item: item.latest_failure_tick)
-    count = sum(item.repeat_count for item, _ in group)
-    times = f", {count} times" if count > 1 else ""
-    line = f"- {_head(newest)}: failed{times}, last at {handle(newest.latest_failure_call)} — {newest.summary}"
-    if newest.last_attempt is not None:
-        line += (f"; the re-run at {handle(newest.last_attempt.call_id)} did not count "
-                 f"({newest.last_attempt.reason})")
-    current = any(not earlier for _, earlier in group)
-    return line + _earlier_note(current, sum(1 for _, earlier in group if earlier))
+def _row_line(row: ItemReport, current: bool, handle: Callable[[str | None], str]) -> str:
+    """One line for an obligation row: the newest failure's card and summary, the failures counted, and how
+    many earlier tasks left it unresolved."""
+    times = f", {row.failures} times" if row.failures > 1 else ""
+    line = f"- {_head(row)}: failed{times}, last at {handle(row.last_failed_call)} — {row.summary}"
+    if row.last_attempt is not None:
+        line += f"; the re-run at {handle(row.last_attempt.call_id)} did not count ({row.last_attempt.reason})"
+    return line + _earlier_note(current, row.earlier_tasks)
 
 
-def obligations_text(current: Sequence[Item], earlier: Sequence[Item], handle: Callable[[str | None], str]) -> str:
-    """What witness's tracker says is still unverified in the session, for the closing message: one line
-    per check (the same check left open by several tasks is one line that counts them)."""
-    if not current and not earlier:
+def obligations_text(report: ObligationsReport, handle: Callable[[str | None], str]) -> str:
+    """What witness's tracker says is still unverified in the session, for the closing message: its report's
+    rows, open then left unresolved earlier (the same check left open by several tasks is one row that
+    counts them)."""
+    if not report.open and not report.earlier:
         return f"Verification obligations (witness): none open. {NO_RECORD}"
-    groups: dict[str, list[tuple[Item, bool]]] = {}
-    for item, was_earlier in [*((item, False) for item in current), *((item, True) for item in earlier)]:
-        groups.setdefault(_head(item), []).append((item, was_earlier))
-    lines = [_group_line(group, handle) for group in groups.values()]
+    lines = [*(_row_line(row, True, handle) for row in report.open),
+             *(_row_line(row, False, handle) for row in report.earlier)]
     shown = lines[:_MAX_ITEMS]
     if len(lines) > _MAX_ITEMS:
         shown.append(f"- … and {len(lines) - _MAX_ITEMS} more")

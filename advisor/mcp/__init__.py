@@ -12,7 +12,7 @@ it cannot be told, the answer says so and uses no session's transcript. Needs th
 """
 
 from advisor.mcp._answers import Caller, ToolAnswer, advisor_answer, listing, obligations_answer
-from advisor.mcp._server import ALWAYS_LOAD, build_server, serve
+from advisor.mcp._server import ALWAYS_LOAD, build_server, serve_mcp
 from advisor.mcp._wording import ADVISOR, INSTRUCTIONS, OBLIGATIONS, QUESTION, SERVER_NAME, UNKNOWN_SESSION
 
 __all__ = [
@@ -29,5 +29,5 @@ __all__ = [
     "build_server",
     "listing",
     "obligations_answer",
-    "serve",
+    "serve_mcp",
 ]

@@ -11,14 +11,17 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Mapping
+from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from advisor.consult import ConsultationLog, consult, load_consult_settings, session_workspace
 from advisor.errors import ConfigError, SessionNotFound
-from advisor.hosts import CALL_WAIT, CallingSession, advise, calling_session, pipe_policy
+from advisor.hosts import CALL_WAIT, CallingSession, calling_session, pipe_policy
 from advisor.ledger import Ledger, TranscriptLedger, read_ledger
-from obligations import NO_RECORD, Item, NotATranscript, closes_by
+from advisor.models import load_model_config, make_model
+from obligations import NO_RECORD, ROOT_AGENT, ItemReport, NotATranscript, ObligationsReport
 
 from ._wording import UNKNOWN_SESSION
 
@@ -68,31 +71,31 @@ def obligations_answer(caller: Caller) -> ToolAnswer:
         return ToolAnswer(UNKNOWN_SESSION.format(reason=error) + " It reports no obligations.", is_error=True)
     except ConfigError as error:
         return ToolAnswer(f"witness cannot list obligations until its setting is fixed: {error}", is_error=True)
-    return ToolAnswer(listing(read.ledger.open_obligations(), read.ledger.unresolved_earlier()))
+    return ToolAnswer(listing(read.ledger.obligations()))
 
 
-def listing(current: list[Item], earlier: list[Item]) -> str:
-    """The open obligations, each with what would close it."""
-    if not current and not earlier:
+def listing(report: ObligationsReport) -> str:
+    """The open obligations (the tracker's report rows), each with what would close it."""
+    if not report.open and not report.earlier:
         return f"Verification obligations: none open. {NO_RECORD}"
-    lines = [f"Verification obligations open in this session ({len(current) + len(earlier)}): checks that failed "
+    lines = [f"Verification obligations open in this session ({report.unresolved}): checks that failed "
              "and have had no genuine passing re-run since."]
-    for item in current:
-        lines += _item(item)
-    for item in earlier:
-        lines += _item(item, " — left unresolved by an earlier task")
+    for row in report.open:
+        lines += _row(row)
+    for row in report.earlier:
+        lines += _row(row, " — left unresolved by an earlier task")
     return "\n".join(lines)
 
 
-def _item(item: Item, note: str = "") -> list[str]:
-    what = f"claim {item.claim_id!r}" if item.kind == "claim-contradicted" else f"`{item.check}` ({item.check_kind})"
-    where = f" in {item.cwd}" if item.cwd else ""
-    times = f", failed {item.repeat_count} times" if item.repeat_count > 1 else ""
-    lines = [f"- {what}{where}{times}{note}: {item.summary}"]
-    if item.last_attempt is not None:
-        run = f"`{item.last_attempt.command}`" if item.last_attempt.command else "the last re-run"
-        lines.append(f"  the re-run {run} did not count: {item.last_attempt.reason}")
-    lines.append(f"  closes only through: {closes_by(item)}")
+def _row(row: ItemReport, note: str = "") -> list[str]:
+    what = f"claim {row.claim_id!r}" if row.kind == "claim-contradicted" else f"`{row.check}` ({row.check_kind})"
+    where = f" in {row.cwd}" if row.cwd else ""
+    times = f", failed {row.failures} times" if row.failures > 1 else ""
+    lines = [f"- {what}{where}{times}{note}: {row.summary}"]
+    if row.last_attempt is not None:
+        run = f"`{row.last_attempt.command}`" if row.last_attempt.command else "the last re-run"
+        lines.append(f"  the re-run {run} did not count: {row.last_attempt.reason}")
+    lines.append(f"  closes only through: {row.closes_by}")
     return lines
 
 
@@ -107,9 +110,9 @@ async def advisor_answer(caller: Caller, question: str | None, *,
         return await _from_nothing(str(error), question, model_flags)
     except ConfigError as error:
         return ToolAnswer(f"witness advisor: {error}", is_error=True)
-    workspace = Path(session.cwd) if session.cwd and os.path.isdir(session.cwd) else None
+    workspace = session_workspace(session.cwd)
     return await _consulted(read.ledger, workspace, question, call_id=session.call_id,
-                            requester=read.ledger.agent_id or "main", executor_model=session.executor_model,
+                            requester=read.ledger.agent_id or ROOT_AGENT, executor_model=session.executor_model,
                             model_flags=model_flags)
 
 
@@ -128,12 +131,16 @@ async def _consulted(ledger: Ledger, workspace: Path | None, question: str | Non
                      requester: str, executor_model: str | None, model_flags: Mapping[str, Any] | None
                      ) -> ToolAnswer:
     try:
-        advice = await advise(ledger, workspace=workspace, trigger="manual", requester=requester, call_id=call_id,
-                              question=question, executor_model=executor_model, model_flags=model_flags)
+        settings = load_consult_settings()
+        config = load_model_config(model_flags)
+        log = ConsultationLog()
+        async with aclosing(make_model(config)) as model:
+            result = await consult(ledger, model, question=question, workspace=workspace, settings=settings,
+                                   prices=config.prices, executor_model=executor_model,
+                                   spent=log.session_spend(ledger.session_id))
     except ConfigError as error:
         return ToolAnswer(f"witness advisor is not configured: {error}", is_error=True)
-    except OSError as error:  # the consultation log cannot be written
-        return ToolAnswer(f"Advisor call failed: {error}", is_error=True)
-    if advice.text is not None:
-        return ToolAnswer(advice.text)
-    return ToolAnswer(advice.notice(), is_error=True)
+    result = log.keep(result.asked_by(requester, "manual", call_id))
+    if result.advice is not None:
+        return ToolAnswer(result.advice)
+    return ToolAnswer(result.notice(), is_error=True)

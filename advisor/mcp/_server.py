@@ -62,6 +62,6 @@ def build_server(model_flags: Mapping[str, Any] | None = None) -> MCPServer:
     return server
 
 
-def serve(model_flags: Mapping[str, Any] | None = None) -> None:
+def serve_mcp(model_flags: Mapping[str, Any] | None = None) -> None:
     """Serve on standard input and output until the client closes them."""
     build_server(model_flags).run("stdio")

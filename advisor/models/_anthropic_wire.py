@@ -28,17 +28,17 @@ from typing import Any
 
 from advisor.models._config import ModelConfig
 from advisor.models._messages import (
-    AssistantMessage,
+    ChatAssistant,
+    ChatMessage,
+    ChatTool,
     Effort,
-    Message,
+    FinishReason,
     ModelRequest,
-    StopReason,
     ToolCall,
-    ToolMessage,
     Usage,
 )
 
-STOP_REASONS: dict[str, StopReason] = {"end_turn": "end", "stop_sequence": "end", "tool_use": "tool_calls",
+STOP_REASONS: dict[str, FinishReason] = {"end_turn": "end", "stop_sequence": "end", "tool_use": "tool_calls",
                                        "max_tokens": "max_tokens", "model_context_window_exceeded": "max_tokens",
                                        "refusal": "refusal"}
 _EFFORT: dict[Effort, str] = {"minimal": "low", "low": "low", "medium": "medium", "high": "high",
@@ -46,8 +46,8 @@ _EFFORT: dict[Effort, str] = {"minimal": "low", "low": "low", "medium": "medium"
 _EPHEMERAL = {"type": "ephemeral"}
 
 
-def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
-    if isinstance(message, ToolMessage):
+def _blocks(message: ChatMessage) -> tuple[str, list[dict[str, Any]]]:
+    if isinstance(message, ChatTool):
         content: str | list[dict[str, Any]] = message.text or "(no output)"
         if message.images:
             content = [{"type": "text", "text": content}, *(
@@ -56,7 +56,7 @@ def _blocks(message: Message) -> tuple[str, list[dict[str, Any]]]:
         return "user", [{"type": "tool_result", "tool_use_id": message.tool_call_id, "content": content,
                          "is_error": message.is_error}]
     blocks: list[dict[str, Any]] = [{"type": "text", "text": part.text} for part in message.content if part.text]
-    if isinstance(message, AssistantMessage):
+    if isinstance(message, ChatAssistant):
         blocks = [dict(block) for block in message.replay] + blocks
         blocks.extend({"type": "tool_use", "id": call.id, "name": call.name, "input": call.arguments}
                       for call in message.tool_calls)
@@ -79,7 +79,7 @@ def turns(request: ModelRequest) -> list[dict[str, Any]]:
     marks = []
     if request.stable_prefix_messages:
         marks.append(ends[request.stable_prefix_messages - 1])
-    if any(isinstance(m, ToolMessage) for m in request.messages):
+    if any(isinstance(m, ChatTool) for m in request.messages):
         marks.append(ends[-1])
     for mark in marks:
         if mark is not None:

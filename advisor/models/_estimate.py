@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from advisor.models._messages import AssistantMessage, ModelRequest, ToolMessage, UserMessage
+from advisor.models._messages import ChatAssistant, ChatTool, ChatUser, ModelRequest
 
 CHARS_PER_TOKEN = 4
 IMAGE_TOKENS = 1_600
@@ -22,11 +22,11 @@ def estimate_tokens(request: ModelRequest) -> int:
     return -(-chars // CHARS_PER_TOKEN)
 
 
-def _message_chars(message: UserMessage | AssistantMessage | ToolMessage) -> int:
+def _message_chars(message: ChatUser | ChatAssistant | ChatTool) -> int:
     chars = len(message.text)
-    if isinstance(message, ToolMessage):
+    if isinstance(message, ChatTool):
         chars += len(message.images) * IMAGE_TOKENS * CHARS_PER_TOKEN
-    if isinstance(message, AssistantMessage):
+    if isinstance(message, ChatAssistant):
         for call in message.tool_calls:
             chars += len(call.name) + len(json.dumps(call.arguments, separators=(",", ":")))
     return chars

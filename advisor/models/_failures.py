@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from advisor.errors import ModelError, ModelRefused, ModelUnavailable
+from obligations import redact_line
 
 _TRANSIENT = frozenset({408, 409, 429})
 UNREADABLE = (ValueError, TypeError, AttributeError, KeyError, IndexError, AssertionError)
@@ -54,4 +55,4 @@ def unreadable(error: BaseException | str, *, provider: str, url: str) -> ModelU
     detail = error if isinstance(error, str) else f"{type(error).__name__}: {error}"
     line = " ".join(detail.split())
     return ModelUnavailable(f"{provider} at {url} answered with something that is not an answer "
-                            f"({line[:200]}{'…' if len(line) > 200 else ''})")
+                            f"({redact_line(line, 201)})")

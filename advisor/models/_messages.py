@@ -18,7 +18,7 @@ from advisor._values import Frozen
 Effort = Literal["minimal", "low", "medium", "high", "xhigh", "max"]
 """How hard a reasoning model should think; passed where the provider supports it."""
 
-StopReason = Literal["end", "tool_calls", "max_tokens", "refusal", "other"]
+FinishReason = Literal["end", "tool_calls", "max_tokens", "refusal", "other"]
 """Why an answer ended, in the providers' common terms."""
 
 EFFORTS: tuple[Effort, ...] = ("minimal", "low", "medium", "high", "xhigh", "max")
@@ -69,7 +69,7 @@ class ToolCall(Frozen):
     """The raw argument text when it was not a JSON object (``arguments`` is then empty)."""
 
 
-class UserMessage(Frozen):
+class ChatUser(Frozen):
     """A user turn (the ledger's executor log, the closing instruction)."""
 
     role: Literal["user"] = "user"
@@ -87,7 +87,7 @@ class UserMessage(Frozen):
         return "".join(part.text for part in self.content)
 
 
-class AssistantMessage(Frozen):
+class ChatAssistant(Frozen):
     """A model turn: past advice replayed by the ledger, or the advisor's own tool-calling turn."""
 
     role: Literal["assistant"] = "assistant"
@@ -111,7 +111,7 @@ class AssistantMessage(Frozen):
         return "".join(part.text for part in self.content)
 
 
-class ToolMessage(Frozen):
+class ChatTool(Frozen):
     """The result of one tool call, sent back to the model."""
 
     role: Literal["tool"] = "tool"
@@ -142,7 +142,7 @@ class ToolMessage(Frozen):
         return tuple(part for part in self.content if isinstance(part, ImagePart))
 
 
-Message = Annotated[UserMessage | AssistantMessage | ToolMessage, Field(discriminator="role")]
+ChatMessage = Annotated[ChatUser | ChatAssistant | ChatTool, Field(discriminator="role")]
 """One message of a request, discriminated by ``role``."""
 
 
@@ -162,7 +162,7 @@ class ModelRequest(Frozen):
 
     system: str
     """The system prompt."""
-    messages: tuple[Message, ...]
+    messages: tuple[ChatMessage, ...]
     """The conversation, oldest first."""
     tools: tuple[ToolSpec, ...] = ()
     """The tools the model may call."""
@@ -224,19 +224,19 @@ class ModelResponse(Frozen):
     tool_calls: tuple[ToolCall, ...] = ()
     """Tool calls, in order."""
     replay: tuple[dict[str, Any], ...] = ()
-    """Provider blocks to send back verbatim with this turn (see :attr:`AssistantMessage.replay`)."""
+    """Provider blocks to send back verbatim with this turn (see :attr:`ChatAssistant.replay`)."""
     usage: Usage = Field(default_factory=Usage)
     """What the request was billed for."""
     model: str
     """The model that answered, as the provider names it."""
-    stop_reason: StopReason
+    stop_reason: FinishReason
     """Why the answer ended."""
     provider_stop_reason: str | None = None
     """The provider's own word for it (``end_turn``, ``length`` …)."""
     request_id: str | None = None
     """The provider's request id, for support requests and the log."""
 
-    def as_message(self) -> AssistantMessage:
+    def as_message(self) -> ChatAssistant:
         """This answer as the assistant turn of a continued conversation."""
-        return AssistantMessage(content=(TextPart(text=self.text),) if self.text else (),
+        return ChatAssistant(content=(TextPart(text=self.text),) if self.text else (),
                                 tool_calls=self.tool_calls, replay=self.replay)

@@ -29,25 +29,25 @@ from typing import Any
 from advisor.models._arguments import parse_arguments
 from advisor.models._config import ModelConfig
 from advisor.models._messages import (
-    AssistantMessage,
+    ChatAssistant,
+    ChatMessage,
+    ChatTool,
+    FinishReason,
     ImagePart,
-    Message,
     ModelRequest,
-    StopReason,
     ToolCall,
-    ToolMessage,
     Usage,
 )
 
-STOP_REASONS: dict[str, StopReason] = {"stop": "end", "tool_calls": "tool_calls", "function_call": "tool_calls",
+STOP_REASONS: dict[str, FinishReason] = {"stop": "end", "tool_calls": "tool_calls", "function_call": "tool_calls",
                                        "length": "max_tokens", "content_filter": "refusal"}
 
 
-def chat_message(message: Message) -> dict[str, Any]:
+def chat_message(message: ChatMessage) -> dict[str, Any]:
     """One neutral message as a chat-completions message."""
-    if isinstance(message, ToolMessage):
+    if isinstance(message, ChatTool):
         return {"role": "tool", "tool_call_id": message.tool_call_id, "content": message.text}
-    if isinstance(message, AssistantMessage):
+    if isinstance(message, ChatAssistant):
         out: dict[str, Any] = {"role": "assistant", "content": message.text or None}
         if message.tool_calls:
             out["tool_calls"] = [
@@ -73,11 +73,11 @@ def chat_params(request: ModelRequest, config: ModelConfig) -> dict[str, Any]:
     messages = [{"role": "system", "content": request.system}] if request.system else []
     images: list[ImagePart] = []
     for message in request.messages:
-        if images and not isinstance(message, ToolMessage):
+        if images and not isinstance(message, ChatTool):
             messages.append(_images_message(images))
             images = []
         messages.append(chat_message(message))
-        if isinstance(message, ToolMessage):
+        if isinstance(message, ChatTool):
             images.extend(message.images)
     if images:
         messages.append(_images_message(images))

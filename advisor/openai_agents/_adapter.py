@@ -16,13 +16,17 @@ from agents import (
     Runner,
     RunResult,
     Tool,
+    ToolGuardrailFunctionOutput,
+    ToolInputGuardrail,
+    ToolInputGuardrailData,
     function_tool,
 )
 from agents.items import ModelResponse, TResponseInputItem
 from agents.run_config import CallModelData, ModelInputData
 from agents.tool_context import ToolContext
 
-from advisor.orchestration import AdvisorHost, Role, Steer
+from advisor.orchestration import AdvisorHost, Steer
+from obligations import AgentRole
 
 CONSULT_DESCRIPTION = (
     "Ask a stronger reviewer model for advice. Ask at a consequential decision you are unsure of, and at the "
@@ -30,6 +34,15 @@ CONSULT_DESCRIPTION = (
     "to continue that conversation; omit it to start a new one.")
 """What the executor is told about ``consult_advisor``."""
 STEER_PREFIX = "[witness advisor]"
+
+
+def _arguments(raw: str | None) -> dict[str, Any]:
+    """A tool call's arguments as the host takes them (text that is not a JSON object is its ``input``)."""
+    try:
+        arguments = json.loads(raw or "{}")
+    except ValueError:
+        return {"input": raw}
+    return arguments if isinstance(arguments, dict) else {"input": arguments}
 
 
 def tool_exit(result: object) -> tuple[int | None, bool, str]:
@@ -59,24 +72,22 @@ class AdvisorRunHooks(RunHooks[Any]):
         self._adapter = adapter
 
     async def on_agent_start(self, context: Any, agent: Any) -> None:
-        """Make sure the agent is known (a handoff target registers under its source)."""
+        """Make sure the agent is known (a handoff target registers under its source), and its function tools
+        ask the host before they run."""
         self._adapter.agent_id(agent)
+        self._adapter.guard(agent)
 
     async def on_handoff(self, context: RunContextWrapper[Any], from_agent: Any, to_agent: Any) -> None:
         """A handoff target is a local sub-agent of the agent that handed off."""
         self._adapter.register(to_agent, parent=from_agent)
 
     async def on_tool_start(self, context: RunContextWrapper[Any], agent: Any, tool: Tool) -> None:
-        """A tool call is dispatched."""
-        if not isinstance(context, ToolContext):
+        """A tool call is dispatched: a function tool's was admitted by the host already (its input guardrail);
+        any other kind is reported here, where the SDK can no longer hold it back."""
+        if not isinstance(context, ToolContext) or self._adapter.admitted(context.tool_call_id):
             return
-        try:
-            arguments = json.loads(context.tool_arguments or "{}")
-        except ValueError:
-            arguments = {"input": context.tool_arguments}
-        admission = self._adapter.host.on_tool_dispatched(
-            self._adapter.agent_id(agent), context.tool_call_id, tool.name,
-            arguments if isinstance(arguments, dict) else {"input": arguments})
+        admission = self._adapter.host.on_tool_dispatched(self._adapter.agent_id(agent), context.tool_call_id,
+                                                          tool.name, _arguments(context.tool_arguments))
         if not admission.allowed:
             self._adapter.refusals.append((context.tool_call_id, admission.reason or "refused"))
 
@@ -108,9 +119,12 @@ class AgentsAdvisor:
         self.hooks = AdvisorRunHooks(self)
         self.max_stop_rounds = max_stop_rounds
         self.refusals: list[tuple[str, str]] = []
-        """Tool calls the host refused (the SDK ran them anyway: a host that must stop them
-        should check ``needs_approval`` against :meth:`AdvisorHost.on_tool_dispatched`)."""
+        """Tool calls the host refused, with why. A function tool's is never run: the model is answered
+        with the refusal instead. A hosted or built-in tool the SDK runs itself cannot be held back."""
         self._ids: dict[int, str] = {}
+        self._admitted: set[str] = set()
+        self._guardrail: ToolInputGuardrail[Any] = ToolInputGuardrail(guardrail_function=self._admit,
+                                                                      name="witness-admission")
         self._injected: dict[str, list[tuple[int, TResponseInputItem]]] = {}
 
     # -- agents ------------------------------------------------------------------------------
@@ -120,7 +134,7 @@ class AgentsAdvisor:
         known = self._ids.get(id(agent))
         if known is not None:
             return known
-        role: Role = "root" if parent is None else "local-subagent"
+        role: AgentRole = "root" if parent is None else "local-subagent"
         parent_id = self.agent_id(parent) if parent is not None else None
         visible = [tool.name for tool in agent.tools] + [_handoff_tool(h) for h in agent.handoffs]
         self.host.register_agent(agent.name, role, parent_id, visible_tools=visible, label=agent.name)
@@ -134,6 +148,35 @@ class AgentsAdvisor:
     def agent_id(self, agent: Any) -> str:
         """The host's id of an SDK agent (an unknown one is registered as a root)."""
         return self._ids.get(id(agent)) or self.register(agent)
+
+    def guard(self, agent: Agent[Any]) -> None:
+        """Make each function tool of ``agent`` ask the host before it runs (an input guardrail: a refused call
+        is never run, its refusal is the tool's result). Tools added after registration are guarded when the
+        agent next starts."""
+        for tool in agent.tools:
+            if isinstance(tool, FunctionTool):
+                guardrails = tool.tool_input_guardrails or []
+                if self._guardrail not in guardrails:
+                    tool.tool_input_guardrails = [self._guardrail, *guardrails]
+
+    def admitted(self, call_id: str) -> bool:
+        """Whether the host already took this call's dispatch through the guardrail (asked once)."""
+        if call_id in self._admitted:
+            self._admitted.discard(call_id)
+            return True
+        return False
+
+    async def _admit(self, data: ToolInputGuardrailData) -> ToolGuardrailFunctionOutput:
+        """The host's admission of one function tool call, before the SDK runs it."""
+        context = data.context
+        admission = self.host.on_tool_dispatched(self.agent_id(data.agent), context.tool_call_id, context.tool_name,
+                                                 _arguments(context.tool_arguments))
+        if admission.allowed:
+            self._admitted.add(context.tool_call_id)
+            return ToolGuardrailFunctionOutput.allow()
+        reason = admission.reason or "refused"
+        self.refusals.append((context.tool_call_id, reason))
+        return ToolGuardrailFunctionOutput.reject_content(f"Not run: the host refused this call ({reason}).")
 
     def worker_tool(self, worker: Agent[Any], *, parent: Agent[Any], tool_name: str | None = None,
                     description: str | None = None) -> FunctionTool:
@@ -189,6 +232,7 @@ class AgentsAdvisor:
         """Run ``agent``; when the host refuses the stop (advice, an obligations reminder),
         continue it with what the host said, at most ``max_stop_rounds`` times."""
         agent_id = self.register(agent) if id(agent) not in self._ids else self._ids[id(agent)]
+        self.guard(agent)
         if isinstance(input, str):
             self.host.on_user_message(agent_id, input)
         config = self.run_config(run_config)

@@ -19,11 +19,12 @@ from advisor.orchestration._coverage import (
     CoverageRow,
     CoverageSettings,
     Mode,
-    covers,
+    trigger_covers,
 )
+from advisor.orchestration._feed import feed_session
 from advisor.orchestration._host import AdvisorHost, AgentView, ToolAdmission
 from advisor.orchestration._lease import Lease
-from advisor.orchestration._limiter import BudgetRefused, LimiterStats, Reservation, TaskLimiter
+from advisor.orchestration._limiter import LimiterStats, Reservation, TaskLimiter
 from advisor.orchestration._packet import CAPS, PacketInput, PriorAdvice, TriggerInfo, build_packet
 from advisor.orchestration._packet_fit import MAX_PACKET_BYTES, FittedPacket, fit_packet, packet_bytes
 from advisor.orchestration._permissions import (
@@ -35,7 +36,6 @@ from advisor.orchestration._permissions import (
 )
 from advisor.orchestration._pinning import Pin
 from advisor.orchestration._policy_records import PolicyRecord, read_policy
-from advisor.orchestration._replay import replay
 from advisor.orchestration._report import AdvisorReport
 from advisor.orchestration._run_records import Continuable, PolicyRow, RunLog, RunRecord
 from advisor.orchestration._settings import HostSettings
@@ -43,17 +43,13 @@ from advisor.orchestration._steering import Steer, StopDecision
 from advisor.orchestration._verdict_budget import TOTAL_BYTES, fit_verdict
 from advisor.orchestration._verdict_channel import VERDICT_SPEC, VERDICT_TOOL, AdvisorVerdict, VerdictChannel
 from advisor.orchestration._vocabulary import (
-    OUTCOMES,
-    ROLES,
+    REPORT_OUTCOMES,
     RUN_EVENTS,
     SWITCHES,
-    TRIGGERS,
     WAITS,
-    Outcome,
-    Role,
+    ReportOutcome,
     RunEvent,
     Switch,
-    Trigger,
     Wait,
 )
 from advisor.orchestration._wait import WaitSettings, resolve_wait
@@ -65,13 +61,11 @@ __all__ = [
     "DEFAULT_ENABLED_TOOLS",
     "HOST_SYSTEM_PROMPT",
     "MAX_PACKET_BYTES",
-    "OUTCOMES",
-    "ROLES",
+    "REPORT_OUTCOMES",
     "RUN_EVENTS",
     "SWITCHES",
     "TOOL_TABLE",
     "TOTAL_BYTES",
-    "TRIGGERS",
     "VERDICT_SPEC",
     "VERDICT_TOOL",
     "WAITS",
@@ -82,7 +76,6 @@ __all__ = [
     "AdvisorVerdict",
     "AgentTree",
     "AgentView",
-    "BudgetRefused",
     "Continuable",
     "CoverageOverrides",
     "CoverageRow",
@@ -93,15 +86,14 @@ __all__ = [
     "Lease",
     "LimiterStats",
     "Mode",
-    "Outcome",
     "PacketInput",
     "PermissionSettings",
     "Pin",
     "PolicyRecord",
     "PolicyRow",
     "PriorAdvice",
+    "ReportOutcome",
     "Reservation",
-    "Role",
     "RunEvent",
     "RunLog",
     "RunRecord",
@@ -111,7 +103,6 @@ __all__ = [
     "TaskLimiter",
     "ToolAdmission",
     "ToolClass",
-    "Trigger",
     "TriggerInfo",
     "VerdictChannel",
     "Wait",
@@ -120,13 +111,13 @@ __all__ = [
     "ceiling",
     "check_tool",
     "covered",
-    "covers",
     "effective_root_policy",
+    "feed_session",
     "fit_packet",
     "fit_verdict",
     "packet_bytes",
     "read_policy",
-    "replay",
     "resolve_wait",
     "tool_class",
+    "trigger_covers",
 ]

@@ -1,10 +1,9 @@
 """What the host keeps of each agent's current task, for its case packets.
 
-Recording is cheap (the host runs it on every event): the event's fields, with outputs kept as
-their head and tail only. Reading them as evidence — outcome class, check identity, exit
-attribution, failure fingerprint — happens when a packet is built, through the same public
-functions the tracker uses (``shellparse.analyze`` is cached, so a command the tracker already
-read costs a lookup).
+Recording is cheap (the host runs it on every event): the event's text, redacted, with outputs
+kept as their head and tail only, and — for a completed tool call — the tracker's own record of
+it (outcome class, checks and their verdicts, failure fingerprint, what it may change). Nothing
+here judges a call: the packet reads the tracker's judgement.
 """
 
 from __future__ import annotations
@@ -13,8 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import shellparse
-from obligations import TrackerConfig, classify, fingerprint
+from obligations import CallRecord
 
 KEEP_CHARS = 4096
 """Characters kept of an output's head and of its tail."""
@@ -33,33 +31,18 @@ class Activity:
     call_id: str | None = None
     tool: str | None = None
     arguments: dict[str, Any] | None = None
-    shell: str | None = None
-    completed: int | None = None
-    """The tick of its result."""
-    exit_code: int | None = None
-    is_error: bool = False
-    error_code: str | None = None
+    """The call's arguments, redacted."""
+    record: CallRecord | None = None
+    """The tracker's record of the completed call (``None`` while it runs)."""
     error_message: str | None = None
     head: str = ""
     tail: str = ""
     clipped: bool = False
 
-
-@dataclass(slots=True)
-class Classified:
-    """A completed tool call read as evidence."""
-
-    row: Activity
-    outcome: str
-    argument: str
-    validation_key: str | None
-    check: str | None
-    check_kind: str | None
-    exit_source: str | None
-    witness_eligible: bool
-    fingerprint: str | None
-    mutating: bool
-    targets: tuple[str, ...]
+    @property
+    def completed(self) -> int | None:
+        """The tick of its result (``None`` while it runs)."""
+        return self.record.completed if self.record is not None else None
 
 
 @dataclass(slots=True)
@@ -85,55 +68,3 @@ def keep_output(row: Activity, output: str | None) -> None:
         row.head, row.tail = text, ""
         return
     row.head, row.tail, row.clipped = text[:KEEP_CHARS], text[-KEEP_CHARS:], True
-
-
-def primary_argument(arguments: dict[str, Any] | None) -> str:
-    """The argument that says what a call did: its command, path or pattern."""
-    for key in ("command", "cmd", "path", "file_path", "pattern", "query", "input"):
-        value = (arguments or {}).get(key)
-        if isinstance(value, str) and value.strip():
-            return value
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            return " ".join(value)
-    return ""
-
-
-def classify_row(row: Activity, config: TrackerConfig) -> Classified:
-    """A completed call's outcome class, check identity and failure fingerprint."""
-    tool = (row.tool or "").lower()
-    argument = primary_argument(row.arguments)
-    analysis = None
-    if tool in config.shell_tools and argument:
-        shell = row.shell or ("pwsh" if tool in ("pwsh", "powershell") else "bash")
-        analysis = shellparse.analyze(argument, shell, config.policy)
-    outcome: str = classify(None, row.exit_code, row.is_error, row.error_code, row.error_message)
-    failed = outcome == "unknown-failure"
-    validation = analysis.validation if analysis is not None else None
-    if failed and analysis is not None and row.exit_code == 1 and analysis.expected_negative:
-        outcome = "expected-negative"
-    elif failed and validation is not None:
-        outcome = "validation-failure"
-    elif outcome == "success" and validation is not None and row.exit_code == 0 and (row.head or row.tail) \
-            and shellparse.failure_evidence(validation.family, row.head + "\n" + row.tail) is not None:
-        outcome = "validation-failure"  # the output refutes the reported pass
-    failing = outcome in ("validation-failure", "unknown-failure")
-    output = row.head + row.tail
-    mark = fingerprint(row.tool or "", row.error_message or output or f"exit {row.exit_code}") if failing else None
-    is_edit = tool in config.edit_tools
-    mutating = is_edit or (analysis is not None and validation is None and analysis.effect != "read-only") or \
-        (tool not in config.shell_tools and tool not in config.read_only_tools and not is_edit
-         and tool not in config.ignored_tools)
-    targets = _targets(row.arguments) if is_edit else ()
-    return Classified(row, outcome, argument, validation.key if validation else None,
-                      validation.statement if validation else None, validation.kind if validation else None,
-                      analysis.exit_source if analysis is not None else None,
-                      bool(analysis is not None and analysis.witness_eligible), mark, mutating, targets)
-
-
-def _targets(arguments: dict[str, Any] | None) -> tuple[str, ...]:
-    found = []
-    for key in ("path", "file_path", "filename", "notebook_path", "target"):
-        value = (arguments or {}).get(key)
-        if isinstance(value, str) and value:
-            found.append(value)
-    return tuple(found)

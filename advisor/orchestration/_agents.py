@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from advisor.errors import RegistrationError, UnknownAgent
-from advisor.orchestration._vocabulary import Role
+from obligations import AgentRole
 
 
 @dataclass(slots=True)
@@ -21,7 +21,7 @@ class AgentRecord:
     """One registered agent."""
 
     id: str
-    role: Role
+    role: AgentRole
     parent: str | None
     visible_tools: frozenset[str] | None
     """The tools the agent can see (``None``: the host did not say — allowed only for a root)."""
@@ -44,7 +44,7 @@ class AgentTree:
     def __init__(self) -> None:
         self._agents: dict[str, AgentRecord] = {}
 
-    def register(self, agent_id: str, role: Role, *, parent: str | None = None,
+    def register(self, agent_id: str, role: AgentRole, *, parent: str | None = None,
                  visible_tools: Iterable[str] | None = None, label: str | None = None,
                  consultation: str | None = None) -> AgentRecord:
         """Add an agent (or re-register a live one with the same role and parent, updating its
@@ -114,7 +114,7 @@ class AgentTree:
         return [record for record in self._agents.values() if record.alive]
 
 
-def _tools(visible: Iterable[str] | None, role: Role) -> frozenset[str] | None:
+def _tools(visible: Iterable[str] | None, role: AgentRole) -> frozenset[str] | None:
     """Visible tools in lower case; a worker or advisor the host said nothing about sees nothing."""
     if visible is None:
         return None if role == "root" else frozenset()

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from advisor.consult import ADVISOR_SYSTEM_PROMPT, ConsultSettings, Investigation, ToolOutcome, investigation_tools
+from advisor.consult import ConsultSettings, Investigation, ToolOutcome
 from advisor.errors import ToolNotPermitted
 from advisor.models import ModelClient, ModelRequest, ModelResponse, ToolCall, ToolSpec
 from advisor.orchestration._capabilities import grant_name, tool_class
 from advisor.orchestration._verdict_channel import VERDICT_SPEC, VERDICT_TOOL
 from advisor.orchestration._vocabulary import Effect
+from advisor.prompt import ADVISOR_SYSTEM_PROMPT, investigation_tools
 
 HOST_SYSTEM_PROMPT = ADVISOR_SYSTEM_PROMPT + """
 # Submitting your verdict
@@ -99,8 +100,7 @@ class GuardedInvestigation(Investigation):
     def declarations(self) -> tuple[ToolSpec, ...]:
         """The verdict tool first (whatever the policy), then the tools the ceiling grants."""
         # A case packet has no ledger cards, so the ledger's expander has nothing to expand here.
-        own = [spec for spec in investigation_tools(self.settings.model_copy(update={"max_rounds": 1}),
-                                                    workspace=self.workspace is not None)
+        own = [spec for spec in investigation_tools(workspace=self.settings.repo_tools and self.workspace is not None)
                if tool_class(spec.name).effect != "internal" and grant_name(spec.name) in self._granted]
         extra = [tool.spec for tool in self._host_tools.values() if grant_name(tool.spec.name) in self._granted]
         if self.settings.max_rounds == 0:  # no investigation rounds: only the verdict channel

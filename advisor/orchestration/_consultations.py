@@ -11,8 +11,8 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from advisor.consult import Trigger
 from advisor.orchestration._pinning import Pin
-from advisor.orchestration._vocabulary import Trigger
 
 
 @dataclass(slots=True)

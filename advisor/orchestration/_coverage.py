@@ -21,7 +21,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from advisor.orchestration._vocabulary import Role, Switch, Trigger
+from advisor.consult import Trigger
+from advisor.orchestration._vocabulary import Switch
+from obligations import AgentRole
 
 Mode = Literal["manual", "escalate", "continuous"]
 """The preset of triggers: manual only; manual + escalation; manual + continuous."""
@@ -88,7 +90,7 @@ def trigger_runs(trigger: Trigger, settings: CoverageSettings, overrides: Covera
     return _switch(overrides.triggers.get(trigger), default)
 
 
-def covers(trigger: Trigger, role: Role, *, depth: int, label: str | None, settings: CoverageSettings,
+def trigger_covers(trigger: Trigger, role: AgentRole, *, depth: int, label: str | None, settings: CoverageSettings,
            overrides: CoverageOverrides) -> bool:
     """Whether ``trigger`` covers an agent of this role, depth and label."""
     if role == "advisor":

@@ -13,6 +13,7 @@ own event loop.
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -20,7 +21,7 @@ from typing import Any, Literal
 
 import shellparse
 from advisor._values import Frozen
-from advisor.consult import ConsultationLog, ConsultSettings
+from advisor.consult import ConsultationLog, ConsultSettings, Trigger
 from advisor.errors import ConsultationNotFound, ToolNotPermitted
 from advisor.models import ModelClient
 from advisor.orchestration._activity import Activity, keep_output
@@ -40,11 +41,12 @@ from advisor.orchestration._settings import HostSettings
 from advisor.orchestration._state import HostState
 from advisor.orchestration._steering import Steer, StopDecision
 from advisor.orchestration._verdict_channel import AdvisorVerdict
-from advisor.orchestration._vocabulary import Role, Trigger
 from obligations import (
     AgentDisposed,
+    AgentRole,
     AgentSpawned,
     AssistantMessage,
+    Event,
     ToolCompleted,
     ToolDispatched,
     Tracker,
@@ -66,7 +68,7 @@ class AgentView(Frozen):
 
     id: str
     """Its id."""
-    role: Role
+    role: AgentRole
     """Its role (from the registration; below an advisor, always ``advisor``)."""
     parent: str | None
     """The agent that started it."""
@@ -97,11 +99,15 @@ class AdvisorHost:
                  tracker_config: TrackerConfig | None = None,
                  log: ConsultationLog | Literal[False] | None = None, run_log: RunLog | Literal[False] | None = None,
                  redactor: Callable[[str], str] | None = None, system_prompt: str = HOST_SYSTEM_PROMPT,
-                 host_tools: Sequence[HostTool] = (), clock: Callable[[], float] = time.monotonic) -> None:
+                 host_tools: Sequence[HostTool] = (), clock: Callable[[], float] = time.monotonic,
+                 session_id: str | None = None) -> None:
         """``model``: the advisor model (``None``: consultations are refused, nothing spent);
         ``log``/``run_log``: where consultations and ``advisor/run`` rows go (default: under
         ``$WITNESS_HOME``; ``False``: nowhere); ``redactor``: the shared redactor (``obligations``');
-        ``host_tools``: extra advisor tools, off unless a session's policy allows them."""
+        ``host_tools``: extra advisor tools, off unless a session's policy allows them; ``session_id``: the
+        host session its run and policy records belong to — a host given the id of an earlier one gets that
+        session's policies and continuable consultations back; by default a new session (nothing is
+        inherited from another host that shares ``$WITNESS_HOME``, whatever its agents are called)."""
         self._state = HostState(
             settings=settings or HostSettings(), consult_settings=consult_settings or ConsultSettings(),
             model=model, workspace=Path(workspace) if workspace is not None else None,
@@ -109,7 +115,7 @@ class AdvisorHost:
             log=ConsultationLog() if log is None else (log or None),
             run_log=RunLog() if run_log is None else (run_log or None),
             redact=redactor or shared_redactor(), system_prompt=system_prompt, host_tools=tuple(host_tools),
-            clock=clock)
+            session=session_id or uuid.uuid4().hex, clock=clock)
         self._runner = Runner(self._state)
         self._portal = Portal()
         self._notices: dict[str, list[Steer]] = {}
@@ -117,7 +123,7 @@ class AdvisorHost:
 
     # -- agents ------------------------------------------------------------------------------
 
-    def register_agent(self, agent_id: str, role: Role = "root", parent: str | None = None, *,
+    def register_agent(self, agent_id: str, role: AgentRole = "root", parent: str | None = None, *,
                        visible_tools: Iterable[str] | None = None, label: str | None = None) -> AgentView:
         """Register an agent. A root (re)created here gets its delivered consultations back from
         the run log, continuable again (never their activations)."""
@@ -165,33 +171,65 @@ class AdvisorHost:
 
     # -- events ------------------------------------------------------------------------------
 
+    def handle(self, event: Event) -> ToolAdmission:
+        """Take one ``obligations`` event as the host reported it — the event itself reaches the tracker,
+        every field kept. A dispatched tool may be refused (``allowed=False``: the host should not run
+        it, and answer the agent with the reason); every other event is admitted. An announced agent is
+        registered, a disposed one disposed; the ``on_…`` methods build their event and come here."""
+        if isinstance(event, ToolDispatched):
+            return self._dispatched(event)
+        if isinstance(event, ToolCompleted):
+            self._completed(event)
+        elif isinstance(event, UserMessage):
+            self._user_message(event, None)
+        elif isinstance(event, AssistantMessage):
+            self._assistant_message(event)
+        elif isinstance(event, AgentSpawned):
+            role: AgentRole = "root" if event.parent_id is None else (
+                "advisor" if event.role == "advisor" else "local-subagent")
+            self.register_agent(event.agent_id, role, event.parent_id)
+        elif isinstance(event, AgentDisposed):
+            self.dispose_agent(event.agent_id)
+        else:
+            with self._state.lock:
+                self._state.tracker.handle(event)  # a host's message, a compaction, a catalogue: the tracker's
+        return ToolAdmission(allowed=True)
+
     def on_user_message(self, agent_id: str, text: str = "", *, message_id: str | None = None,
                         goal: bool = False) -> None:
         """A user (or parent) message enters the agent's inbox. For an agent it starts a new task
         (unless ``goal``) and moves the intent revision first, so a review still running is stale.
         Into an advisor child it is a foreign message: the step that takes it in is refused."""
+        self._user_message(UserMessage(agent_id=agent_id, text=text, goal=goal), message_id)
+
+    def _user_message(self, event: UserMessage, message_id: str | None) -> None:
         state = self._state
+        agent_id = event.agent_id
         with state.lock:
             record = state.tree.get(agent_id)
             if record.role == "advisor":
                 state.inboxes.setdefault(agent_id, []).append(message_id or f"external:{state.seq()}")
                 return
             state.revision[agent_id] = state.revision.get(agent_id, 0) + 1
-            tick = state.tracker.handle(UserMessage(agent_id=agent_id, text=text, goal=goal))
+            tick = state.tracker.handle(event)
             activity = state.agent_activity(agent_id)
-            if not goal:
+            if not event.goal:
                 activity.new_task(tick)
                 state.reviewed.pop(agent_id, None)
-            activity.entries.append(Activity(tick, "user", text=state.redact(text)))
+            activity.entries.append(Activity(tick, "user", text=state.redact(event.text)))
 
     def on_assistant_message(self, agent_id: str, text: str = "") -> None:
         """The agent spoke (one message is one of its turns)."""
+        self._assistant_message(AssistantMessage(agent_id=agent_id, text=text))
+
+    def _assistant_message(self, event: AssistantMessage) -> None:
         state = self._state
+        agent_id, text = event.agent_id, event.text
         with state.lock:
             record = state.tree.get(agent_id)
             if record.role == "advisor":
                 return
-            tick = state.tracker.handle(AssistantMessage(agent_id=agent_id, text=text))
+            tick = state.tracker.handle(event)
             state.agent_activity(agent_id).entries.append(Activity(tick, "assistant", text=state.redact(text)))
             if len(text) >= 80 or any(word in text.lower() for word in _MATERIAL_WORDS):
                 state.material[agent_id] = tick
@@ -199,24 +237,27 @@ class AdvisorHost:
     def on_tool_dispatched(self, agent_id: str, call_id: str, tool: str, arguments: dict[str, Any] | None = None,
                            *, shell: shellparse.Shell | None = None, cwd: str | None = None) -> ToolAdmission:
         """The agent is about to run a tool. Refused when an advisor may not use it, or when an
-        editing advisor review holds the workspace and the tool could edit."""
+        editing advisor review holds the workspace and the tool could edit (as the tracker reads it)."""
+        return self._dispatched(ToolDispatched(agent_id=agent_id, call_id=call_id, tool=tool,
+                                               arguments=arguments or {}, shell=shell, cwd=cwd))
+
+    def _dispatched(self, event: ToolDispatched) -> ToolAdmission:
         state = self._state
-        arguments = arguments or {}
+        agent_id, call_id = event.agent_id, event.call_id
         with state.lock:
             record = state.tree.get(agent_id)
             if record.role == "advisor":
-                return self._advisor_tool(record, call_id, tool, arguments, shell, cwd)
-            delegation = tool.lower() in state.delegation_tools
-            event = ToolDispatched(agent_id=agent_id, call_id=call_id, tool=DELEGATION if delegation else tool,
-                                   arguments=arguments, shell=shell, cwd=cwd)
-            if not delegation and self._mutates(tool, arguments, shell):
+                return self._advisor_tool(record, event)
+            if event.tool.lower() in state.delegation_tools:
+                event = event.model_copy(update={"tool": DELEGATION})
+            elif state.tracker.interpret(event).mutates:
                 refusal = state.lease(state.tree.root_of(agent_id)).try_shared(call_id, agent_id)
                 if refusal is not None:
                     return ToolAdmission(allowed=False, reason=refusal)
             tick = state.tracker.handle(event)
             activity = state.agent_activity(agent_id)
-            row = Activity(tick, "tool", call_id=call_id, tool=tool, arguments=redact_value(arguments, state.redact),
-                           shell=shell)
+            row = Activity(tick, "tool", call_id=call_id, tool=event.tool,
+                           arguments=redact_value(dict(event.arguments), state.redact))
             activity.entries.append(row)
             activity.calls[call_id] = row
         return ToolAdmission(allowed=True)
@@ -225,43 +266,33 @@ class AdvisorHost:
                        error_code: str | None = None, error_message: str | None = None,
                        output: str | None = None) -> None:
         """A tool call's result: structured evidence for the tracker and the agent's packets."""
+        self._completed(ToolCompleted(agent_id=agent_id, call_id=call_id, exit_code=exit_code, is_error=is_error,
+                                      error_code=error_code, error_message=error_message, output=output))
+
+    def _completed(self, event: ToolCompleted) -> None:
         state = self._state
+        agent_id, call_id = event.agent_id, event.call_id
         with state.lock:
             record = state.tree.get(agent_id)
-            event = ToolCompleted(agent_id=agent_id, call_id=call_id, exit_code=exit_code, is_error=is_error,
-                                  error_code=error_code, error_message=error_message, output=output)
             if record.role == "advisor" and record.consultation is not None and \
                     state.gate.live_for(agent_id) is not None:
                 state.pending_advisor_mutations.setdefault(agent_id, []).append(event)
                 return
-            tick = state.tracker.handle(event)
+            state.tracker.handle(event)
+            judged = state.judged.pop(call_id, None)
             state.lease(state.tree.root_of(agent_id)).release_shared(call_id)
             row = state.agent_activity(agent_id).calls.pop(call_id, None)
             if row is None:
                 return
-            row.completed, row.exit_code, row.is_error = tick, exit_code, is_error
-            row.error_code = error_code
-            row.error_message = state.redact(error_message) if error_message else error_message
-            keep_output(row, state.redact(output) if output else output)
+            row.record = judged
+            message = event.error_message
+            row.error_message = state.redact(message) if message else message
+            keep_output(row, state.redact(event.output) if event.output else event.output)
 
-    def _mutates(self, tool: str, arguments: dict[str, Any], shell: shellparse.Shell | None) -> bool:
-        config = self._state.tracker_config
-        name = tool.lower()
-        if name in config.edit_tools:
-            return True
-        if name in config.shell_tools:
-            command = arguments.get("command") or arguments.get("cmd")
-            if not isinstance(command, str):
-                return True
-            analysis = shellparse.analyze(command, shell or ("pwsh" if name in ("pwsh", "powershell") else "bash"),
-                                          config.policy)
-            return analysis.validation is None and analysis.effect != "read-only"
-        return name not in config.read_only_tools and name not in config.ignored_tools
-
-    def _advisor_tool(self, record: AgentRecord, call_id: str, tool: str, arguments: dict[str, Any],
-                      shell: shellparse.Shell | None, cwd: str | None) -> ToolAdmission:
+    def _advisor_tool(self, record: AgentRecord, event: ToolDispatched) -> ToolAdmission:
         """An advisor child's tool call, run by the host: the guard at execution."""
         state = self._state
+        tool = event.tool
         consultation = state.consultations.get(record.consultation or "")
         requester = state.tree.find(consultation.requester) if consultation is not None else None
         if consultation is None or consultation.pin is None or requester is None or not requester.alive:
@@ -275,8 +306,6 @@ class AdvisorHost:
                        visible=requester.visible_tools, settings=settings)
         except ToolNotPermitted as refusal:
             return ToolAdmission(allowed=False, reason=str(refusal))
-        event = ToolDispatched(agent_id=record.id, call_id=call_id, tool=tool, arguments=arguments, shell=shell,
-                               cwd=cwd)
         state.pending_advisor_mutations.setdefault(record.id, []).append(event)  # counted once its review is judged
         return ToolAdmission(allowed=True)
 
@@ -475,7 +504,7 @@ class AdvisorHost:
                 raise ToolNotPermitted(f"{root_id!r} is not a root session: only a root holds an advisor policy")
             state.policies[root_id] = policy
         if state.run_log is not None:
-            state.run_log.append(PolicyRow(root=root_id, record=policy.wire()))
+            state.run_log.append(PolicyRow(root=root_id, session=state.session, record=policy.wire()))
         return policy
 
     def policy(self, root_id: str) -> PolicyRecord:
@@ -484,6 +513,11 @@ class AdvisorHost:
             return self._state.policy(root_id)
 
     # -- inspection --------------------------------------------------------------------------
+
+    @property
+    def session_id(self) -> str:
+        """The host session its run and policy records belong to (pass it to a new host to restore them)."""
+        return self._state.session
 
     @property
     def tracker(self) -> Tracker:
@@ -517,6 +551,7 @@ class AdvisorHost:
         with state.lock:
             return {
                 "version": SNAPSHOT_VERSION,
+                "session": state.session,
                 "agents": [{"id": r.id, "role": r.role, "parent": r.parent, "label": r.label,
                             "visible_tools": sorted(r.visible_tools) if r.visible_tools is not None else None}
                            for r in state.tree.live() if r.role != "advisor"],
@@ -532,7 +567,9 @@ class AdvisorHost:
         """Take the state a :meth:`snapshot` recorded (into a host with no agents yet)."""
         state = self._state
         with state.lock:
+            state.session = str(data.get("session") or state.session)
             state.tracker = Tracker.restore(data["tracker"], state.tracker_config)
+            state.tracker.watch(state.take_record)
             for agent in data["agents"]:
                 state.tree.register(agent["id"], agent["role"], parent=agent["parent"],
                                     visible_tools=agent["visible_tools"], label=agent["label"])
@@ -551,23 +588,25 @@ class AdvisorHost:
         if state.run_log is None or root_id in self._restored_from_log:
             return
         self._restored_from_log.add(root_id)
-        stored = state.run_log.policies().get(root_id)
+        stored = state.run_log.policies(state.session).get(root_id)
         if stored is not None and root_id not in state.policies:
             state.policies[root_id] = read_policy(stored)[0]
-        for found in state.run_log.continuable():
+        for found in state.run_log.continuable(state.session):
             if found.root != root_id or state.consultations.get(found.consultation_id) is not None:
                 continue
             record = ConsultationRecord(found.consultation_id, found.requester, found.root, found.child_id,
-                                        "manual", pin=found.pin, turns=found.turns, delivered=found.turns,
+                                        "manual", pin=found.pin, turns=found.turns, delivered=found.delivered,
                                         log_ids=list(found.log_ids), restored=True)
             record.history = self._history(found.log_ids)
-            if record.pin is None or len(record.history) != found.turns:
+            if record.pin is None or not found.log_ids or len(record.history) != len(found.log_ids):
                 continue  # pre-pinning records, or transcripts not kept: only a fresh consultation
             state.consultations.add(record)
 
     def _history(self, log_ids: Sequence[str]) -> list[Exchange]:
+        """The delivered turns' exchanges, from their log records: each turn's request carried the exchanges
+        delivered before it, then its own packet (a turn without a verdict added none)."""
         log = self._state.log
-        history = []
+        history: list[Exchange] = []
         for log_id in log_ids:
             try:
                 found = log.load(log_id) if log is not None else None
@@ -576,8 +615,10 @@ class AdvisorHost:
             lineage = found.lineage if found is not None else None
             if found is None or found.transcript is None or lineage is None or lineage.verdict is None:
                 return []
-            packet = found.transcript.messages[2 * (lineage.turn - 1)]
-            text = getattr(packet, "text", "")
+            messages = found.transcript.messages
+            if len(messages) <= 2 * len(history):
+                return []
+            text = getattr(messages[2 * len(history)], "text", "")
             history.append(Exchange(text, AdvisorVerdict.model_validate(lineage.verdict).as_text()))
         return history
 

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from advisor.errors import BudgetRefused
+
 ReservationState = Literal["reserved", "queued", "running", "started", "released", "refunded"]
 
 UNLIMITED = -1
@@ -30,10 +32,6 @@ class Reservation:
     manual: bool
     state: ReservationState = "reserved"
     waiter: asyncio.Future[None] | None = field(default=None, repr=False)
-
-
-class BudgetRefused(Exception):
-    """The budget cannot cover one more consultation."""
 
 
 @dataclass(slots=True)

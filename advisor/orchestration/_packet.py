@@ -17,12 +17,13 @@ Activity before the task's start is never included.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from advisor.orchestration._activity import Activity, Classified, classify_row
+from advisor.ledger import primary_argument
+from advisor.orchestration._activity import Activity
 from advisor.orchestration._verdict_budget import truncate_utf8
-from obligations import TrackerConfig, redact
+from obligations import CallRecord, CheckVerdict, ItemReport, ObligationsReport, redact
 
 PACKET_VERSION = 1
 CAPS = {"success_criteria": 12, "requester_evidence": 8, "failed_attempts": 8, "validation": 10,
@@ -66,11 +67,11 @@ class PacketInput:
     objective: str | None = None
     success_criteria: Sequence[str] = ()
     requester_evidence: Sequence[str] = ()
-    obligations: Sequence[dict[str, Any]] = ()
+    obligations: ObligationsReport | None = None
+    """The requester's obligations as the tracker reports them (the rows open in its current task are shown)."""
     prior_advice: Sequence[PriorAdvice] = ()
     since: int | None = None
     """Continuous review: only activity after this tick."""
-    config: TrackerConfig = field(default_factory=TrackerConfig)
 
 
 def shared_redactor() -> Callable[[str], str]:
@@ -94,23 +95,58 @@ class Redactor:
         return truncate_utf8(self.redact(text)[-chars:], limit)
 
 
-def _row(c: Classified, clean: Redactor) -> dict[str, Any]:
-    row = c.row
-    line: dict[str, Any] = {"call_id": row.call_id, "tool": row.tool, "argument": clean(c.argument,
-                                                                                         TEXT_BYTES["argument"]),
-                            "outcome": c.outcome, "exit_code": row.exit_code}
-    if c.outcome != "success":
+@dataclass(frozen=True, slots=True)
+class _Call:
+    """A completed call of the task: what the host kept of it, and the tracker's record."""
+
+    row: Activity
+    record: CallRecord
+
+    @property
+    def check(self) -> CheckVerdict | None:
+        return self.record.primary_check
+
+    @property
+    def key(self) -> str | None:
+        """The primary check's validation key (kind, directory and identity)."""
+        check = self.check
+        return check.check.validation.key if check is not None else None
+
+
+def _row(c: _Call, clean: Redactor) -> dict[str, Any]:
+    row, record = c.row, c.record
+    argument = primary_argument(row.arguments or {}, limit=TEXT_BYTES["argument"])
+    line: dict[str, Any] = {"call_id": row.call_id, "tool": row.tool,
+                            "argument": clean(argument, TEXT_BYTES["argument"]), "outcome": record.outcome,
+                            "exit_code": record.exit_code}
+    if record.outcome != "success":
         detail = row.error_message or (row.tail or row.head)
         line["result"] = clean.tail(detail, 2000, TEXT_BYTES["summary"])
-    if c.fingerprint:
-        line["fingerprint"] = c.fingerprint
+    if record.fingerprint:
+        line["fingerprint"] = record.fingerprint
     return line
 
 
-def _validation_row(c: Classified, related: bool) -> dict[str, Any]:
-    return {"call_id": c.row.call_id, "check": c.check, "kind": c.check_kind, "outcome": c.outcome,
-            "exit_source": c.exit_source, "witness_eligible": c.witness_eligible, "trigger_related": related,
-            **({"fingerprint": c.fingerprint} if c.fingerprint else {})}
+def _validation_row(c: _Call, related: bool) -> dict[str, Any]:
+    check = c.check
+    assert check is not None
+    validation = check.check.validation
+    return {"call_id": c.row.call_id, "check": validation.statement, "kind": validation.kind,
+            "outcome": c.record.outcome, "exit_source": check.check.exit_source,
+            "witness_eligible": check.witness_eligible, "trigger_related": related,
+            **({"fingerprint": c.record.fingerprint} if c.record.fingerprint else {})}
+
+
+def _obligation(row: ItemReport, clean: Redactor) -> dict[str, Any]:
+    return {"id": row.id, "check": clean(row.check, TEXT_BYTES["summary"]) if row.check else row.check,
+            "cwd": clean(row.cwd, TEXT_BYTES["argument"]) if row.cwd else row.cwd, "state": row.state,
+            "summary": clean(row.summary, TEXT_BYTES["summary"]), "failures": row.failures}
+
+
+def _obligations(report: ObligationsReport | None, clean: Redactor) -> list[dict[str, Any]]:
+    """The tracker's rows of the obligations open in the current task (an earlier task's are behind the
+    packet's floor, like its activity)."""
+    return [_obligation(row, clean) for row in report.open] if report is not None else []
 
 
 def _capped(rows: list[Any], cap: int, name: str, omitted: dict[str, int]) -> list[Any]:
@@ -124,25 +160,25 @@ def build_packet(data: PacketInput, redact: Callable[[str], str] | None = None) 
     ``redact`` defaults to the shared redactor."""
     clean = Redactor(redact or shared_redactor())
     omitted: dict[str, int] = {}
-    calls = [classify_row(a, data.config) for a in data.activity
-             if a.kind == "tool" and a.completed is not None and (a.tool or "").lower() not in TRANSPORT_TOOLS
+    calls = [_Call(a, a.record) for a in data.activity
+             if a.kind == "tool" and a.record is not None and (a.tool or "").lower() not in TRANSPORT_TOOLS
              and (data.since is None or a.seq > data.since)]
     trigger = data.trigger
     # The rows' checks are read from redacted commands: the trigger's key is compared (and shown) so too.
     trigger_key = clean.redact(trigger.validation_key) if trigger.validation_key is not None else None
 
-    def related(c: Classified) -> bool:
-        return (trigger.fingerprint is not None and c.fingerprint == trigger.fingerprint) or \
-            (trigger_key is not None and c.validation_key == trigger_key)
+    def related(c: _Call) -> bool:
+        return (trigger.fingerprint is not None and c.record.fingerprint == trigger.fingerprint) or \
+            (trigger_key is not None and c.key == trigger_key)
 
-    failures = [c for c in calls if c.outcome in ("validation-failure", "unknown-failure")]
+    failures = [c for c in calls if c.record.failed]
     attempts = [c for c in failures if related(c)] if trigger.fingerprint or trigger.validation_key else failures
-    validations = [c for c in calls if c.validation_key is not None]
+    validations = [c for c in calls if c.check is not None]
     rows = _validation_rows(validations, related, omitted)
-    other_failures = [c for c in reversed(failures) if c.validation_key is None and not related(c)]
+    other_failures = [c for c in reversed(failures) if c.check is None and not related(c)]
     activity = _capped(list(reversed(calls)), CAPS["tool_activity"], "tool_activity", omitted)
     retained = {c.row.call_id for c in activity}
-    changed = sorted({t for c in calls if c.mutating and c.row.call_id in retained for t in c.targets})
+    changed = sorted({t for c in calls if c.record.mutates and c.row.call_id in retained for t in c.record.targets})
     tail = [a for a in data.activity if a.kind in ("user", "assistant") and (data.since is None or a.seq > data.since)]
     packet: dict[str, Any] = {
         "version": PACKET_VERSION,
@@ -162,9 +198,7 @@ def build_packet(data: PacketInput, redact: Callable[[str], str] | None = None) 
         "validation": _capped(rows, CAPS["validation"], "validation", omitted),
         "validation_summary": _summary(validations),
         "failures": [_row(c, clean) for c in _capped(other_failures, CAPS["failures"], "failures", omitted)],
-        "obligations": _capped([{k: clean(v, TEXT_BYTES["summary"]) if isinstance(v, str) else v
-                                 for k, v in o.items()} for o in data.obligations],
-                               CAPS["obligations"], "obligations", omitted),
+        "obligations": _capped(_obligations(data.obligations, clean), CAPS["obligations"], "obligations", omitted),
         "tool_activity": [_row(c, clean) for c in activity],
         "changed_paths": [clean(p, TEXT_BYTES["argument"]) for p in _capped(changed, CAPS["changed_paths"],
                                                                             "changed_paths", omitted)],
@@ -179,12 +213,12 @@ def build_packet(data: PacketInput, redact: Callable[[str], str] | None = None) 
     return packet
 
 
-def _validation_rows(validations: list[Classified], related: Callable[[Classified], bool],
+def _validation_rows(validations: list[_Call], related: Callable[[_Call], bool],
                      omitted: dict[str, int]) -> list[dict[str, Any]]:
     """Every row related to the trigger, then at most 3 unrelated failures and 1 success, newest first."""
     rows = [_validation_row(c, True) for c in reversed(validations) if related(c)]
-    unrelated_failed = [c for c in reversed(validations) if not related(c) and c.outcome == "validation-failure"]
-    unrelated_passed = [c for c in reversed(validations) if not related(c) and c.outcome == "success"]
+    unrelated_failed = [c for c in reversed(validations) if not related(c) and c.record.outcome == "validation-failure"]
+    unrelated_passed = [c for c in reversed(validations) if not related(c) and c.record.outcome == "success"]
     rows += [_validation_row(c, False) for c in _capped(unrelated_failed, CAPS["unrelated_validation_failures"],
                                                          "validation_failures", omitted)]
     rows += [_validation_row(c, False) for c in _capped(unrelated_passed, CAPS["unrelated_validation_successes"],
@@ -192,10 +226,11 @@ def _validation_rows(validations: list[Classified], related: Callable[[Classifie
     return rows
 
 
-def _summary(validations: list[Classified]) -> dict[str, int]:
+def _summary(validations: list[_Call]) -> dict[str, int]:
     """Counts over every validation run of the task, before any cap."""
     return {"runs": len(validations),
-            "failed": sum(1 for c in validations if c.outcome == "validation-failure"),
-            "passed": sum(1 for c in validations if c.outcome == "success"),
-            "not_witnessing": sum(1 for c in validations if c.outcome == "success" and not c.witness_eligible),
-            "distinct_checks": len({c.validation_key for c in validations})}
+            "failed": sum(1 for c in validations if c.record.outcome == "validation-failure"),
+            "passed": sum(1 for c in validations if c.record.outcome == "success"),
+            "not_witnessing": sum(1 for c in validations if c.record.outcome == "success"
+                                  and not (c.check is not None and c.check.witness_eligible)),
+            "distinct_checks": len({c.key for c in validations})}

@@ -15,8 +15,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic.alias_generators import to_camel
 
+from advisor.consult import Trigger
 from advisor.orchestration._coverage import CoverageOverrides
-from advisor.orchestration._vocabulary import Switch, Trigger, Wait
+from advisor.orchestration._vocabulary import Switch, Wait
 
 _WIRE = ConfigDict(frozen=True, extra="forbid", populate_by_name=True, alias_generator=to_camel,
                    use_attribute_docstrings=True)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from advisor._values import Frozen
-from advisor.consult import Consultation
+from advisor.consult import Consultation, Trigger
 from advisor.orchestration._verdict_channel import AdvisorVerdict
-from advisor.orchestration._vocabulary import Outcome, Trigger
+from advisor.orchestration._vocabulary import ReportOutcome
 
 
 class AdvisorReport(Frozen):
@@ -15,7 +15,7 @@ class AdvisorReport(Frozen):
     """The agent it is for."""
     trigger: Trigger
     """Why it ran."""
-    outcome: Outcome
+    outcome: ReportOutcome
     """How it ended."""
     consultation_id: str | None = None
     """Pass it back to a manual ``consult`` to continue this conversation."""

@@ -4,9 +4,12 @@ One JSON line per event of a turn — reserved, queued, dispatched, retried, fai
 verdict, stale, refused, released — keyed by the consultation, its turn and a per-call nonce
 (attempt numbers restart on every follow-up, so successive turns never collapse). Within a turn
 a later status replaces an earlier one, except that a delivery is never erased by a later miss.
-Restoring reads the latest *delivered* turn of each consultation, so a child stays continuable
-across a restart; activations are never written, so no authorisation survives one. The same
-file keeps the ``advisor/policy`` records (user preferences, which do survive).
+Restoring reads the delivered turns of each consultation (a turn that ended without a verdict between
+them is skipped, not a reason to forget the conversation), so a child stays continuable across a
+restart; activations are never written, so no authorisation survives one. The same file keeps the
+``advisor/policy`` records (user preferences, which do survive). Every row names the host session it
+belongs to (``session``): a shared ``$WITNESS_HOME`` holds many sessions whose roots are all called
+``root``, and a new host restores only what its own session wrote.
 
 These are operational records, not model context. Token usage is recorded as the provider
 reported it; nothing is invented when it reported none.
@@ -26,9 +29,10 @@ from pydantic import Field, ValidationError
 from advisor._home import witness_home
 from advisor._jsonl import append_line, read_lines
 from advisor._values import Frozen
+from advisor.consult import Trigger
 from advisor.models import Usage
 from advisor.orchestration._pinning import Pin
-from advisor.orchestration._vocabulary import RunEvent, Trigger
+from advisor.orchestration._vocabulary import RunEvent
 
 RUN_LOG_NAME = "advisor-run.jsonl"
 
@@ -40,6 +44,9 @@ class RunRecord(Frozen):
     version: Literal[1] = 1
     consultation_id: str
     """The host's consultation id (continuable)."""
+    session: str | None = None
+    """The host session that wrote it (``AdvisorHost(session_id=…)``; ``None`` in rows written before
+    sessions were named: no new host restores those)."""
     turn: int
     """The child turn (1 for the first)."""
     nonce: str
@@ -80,6 +87,8 @@ class PolicyRow(Frozen):
     type: Literal["advisor/policy"] = "advisor/policy"
     root: str
     """The root session."""
+    session: str | None = None
+    """The host session that wrote it (see :attr:`RunRecord.session`)."""
     record: dict[str, Any]
     """The stored record (read back through ``read_policy``)."""
     at: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="milliseconds"))
@@ -94,6 +103,8 @@ class Continuable:
     root: str
     child_id: str
     turns: int
+    """The latest turn that reached the model (delivered or not): the next turn is numbered after it."""
+    delivered: int
     """The latest delivered turn."""
     pin: Pin | None
     log_ids: tuple[str, ...]
@@ -101,6 +112,8 @@ class Continuable:
 
 
 _STICKY = {"delivered"}
+_REACHED = {"dispatched", "retry", "delivered", "no_verdict", "stale", "failed"}
+"""The states of a turn that reached the model (its number is spent)."""
 
 
 class RunLog:
@@ -139,10 +152,15 @@ class RunLog:
             state[key] = row
         return state
 
-    def continuable(self) -> list[Continuable]:
-        """The delivered consultations, each at its latest delivered turn."""
+    def continuable(self, session: str) -> list[Continuable]:
+        """The delivered consultations of one host session, each with its delivered turns."""
         delivered: dict[str, list[RunRecord]] = {}
+        reached: dict[str, int] = {}
         for row in self.turns().values():
+            if row.session != session:
+                continue
+            if row.event in _REACHED:
+                reached[row.consultation_id] = max(reached.get(row.consultation_id, 0), row.turn)
             if row.event == "delivered" and row.child_id is not None:
                 delivered.setdefault(row.consultation_id, []).append(row)
         found = []
@@ -150,10 +168,11 @@ class RunLog:
             rows.sort(key=lambda r: r.turn)
             last = rows[-1]
             assert last.child_id is not None
-            found.append(Continuable(consultation_id, last.requester, last.root, last.child_id, last.turn, last.pin,
+            found.append(Continuable(consultation_id, last.requester, last.root, last.child_id,
+                                     max(reached.get(consultation_id, 0), last.turn), last.turn, last.pin,
                                      tuple(r.log_id for r in rows if r.log_id)))
         return found
 
-    def policies(self) -> dict[str, dict[str, Any]]:
-        """The latest policy record of each root session."""
-        return {row.root: row.record for row in self.rows() if isinstance(row, PolicyRow)}
+    def policies(self, session: str) -> dict[str, dict[str, Any]]:
+        """The latest policy record of each root of one host session."""
+        return {row.root: row.record for row in self.rows() if isinstance(row, PolicyRow) and row.session == session}

@@ -15,21 +15,14 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from advisor.consult import (
-    AdvisorPrompt,
-    Consultation,
-    Lineage,
-    Spend,
-    consult,
-)
-from advisor.errors import StepRefused
-from advisor.models import AssistantMessage
-from advisor.models import UserMessage as PromptUser
+from advisor.consult import Consultation, Lineage, Spend, Trigger, consult
+from advisor.errors import BudgetRefused, StepRefused, ToolNotPermitted, TurnRefused
+from advisor.models import ChatAssistant, ChatUser
 from advisor.orchestration._activation import Activation
 from advisor.orchestration._agents import AgentRecord
 from advisor.orchestration._child import GatedModel, GuardedInvestigation
 from advisor.orchestration._consultations import ConsultationRecord, Exchange, new_ids
-from advisor.orchestration._limiter import BudgetRefused, Reservation, TaskLimiter
+from advisor.orchestration._limiter import Reservation, TaskLimiter
 from advisor.orchestration._notes import Note
 from advisor.orchestration._packet import PacketInput, PriorAdvice, TriggerInfo, build_packet
 from advisor.orchestration._packet_fit import FittedPacket, fit_packet
@@ -41,15 +34,11 @@ from advisor.orchestration._state import Backoff, HostState
 from advisor.orchestration._steering import Steer
 from advisor.orchestration._verdict_budget import truncate_utf8
 from advisor.orchestration._verdict_channel import AdvisorVerdict
-from advisor.orchestration._vocabulary import Outcome, RunEvent, Trigger
+from advisor.orchestration._vocabulary import ReportOutcome, RunEvent
 from advisor.orchestration._wait import resolve_wait
 from advisor.orchestration._watermarks import covered
+from advisor.prompt import AdvisorPrompt
 from obligations import ReviewTicket, UserMessage
-
-TRANSIENT = ("model-unavailable", "timeout")
-"""Stop reasons an automatic consultation retries once."""
-MODEL_FAILURES = ("model-unavailable", "model-refused", "timeout", "budget-exceeded", "empty-answer", "no-answer",
-                  "same-model")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +82,6 @@ class TurnPlan:
     investigation: GuardedInvestigation | None = field(default=None, repr=False)
 
 
-class Refusal(Exception):
-    """A turn refused before dispatch."""
-
-
 class Runner:
     """Runs turns against the host's state."""
 
@@ -122,34 +107,34 @@ class Runner:
         with state.lock:
             try:
                 return self._plan(request)
-            except Refusal as refusal:
-                return self.refused(request, str(refusal), backoff=bool(refusal.args[1:]))
+            except TurnRefused as refusal:
+                return self.refused(request, str(refusal), backoff=refusal.backoff)
 
     def _plan(self, request: TurnRequest) -> TurnPlan:
         state = self.state
         agent = state.tree.get(request.requester)
         if agent.role == "advisor":
-            raise Refusal("an advisor cannot consult an advisor")
+            raise TurnRefused("an advisor cannot consult an advisor")
         root = state.tree.root_of(agent.id)
         policy = state.policy(root)
         if not state.covers(request.trigger, agent):
-            raise Refusal(f"{request.trigger} consultation does not cover this {agent.role} agent")
+            raise TurnRefused(f"{request.trigger} consultation does not cover this {agent.role} agent")
         if state.model is None:
-            raise Refusal("no advisor model is configured", "backoff")
+            raise TurnRefused("no advisor model is configured", backoff=True)
         key = (agent.id, "manual" if request.trigger == "manual" else "automatic")
         if request.trigger != "manual" and key in state.inflight:
-            raise Refusal("an automatic consultation for this agent is already in flight")
+            raise TurnRefused("an automatic consultation for this agent is already in flight")
         record, fresh = self._record(request, agent, root)
         limiter = state.limiter(root)
         try:
             reservation = limiter.reserve(agent.id, manual=request.trigger == "manual")
         except BudgetRefused as refusal:
-            raise Refusal(str(refusal)) from None
+            raise TurnRefused(str(refusal)) from None
         nonce = secrets.token_hex(6)
         try:
-            pin = self._pin(record, agent, root)
+            pin = self._pin(record, agent, root, request.profile)
             activation = self._activate(record, fresh, nonce, pin, agent)
-        except Refusal:
+        except TurnRefused:
             limiter.release(reservation)
             raise
         if fresh:
@@ -176,17 +161,19 @@ class Runner:
         if refusal is None and record is not None:
             refusal = continuation_refusal(record.pin, request.profile)
         if refusal is not None or record is None:
-            raise Refusal(refusal or "not continuable")
+            raise TurnRefused(refusal or "not continuable")
         return record, False
 
-    def _pin(self, record: ConsultationRecord, agent: AgentRecord, root: str) -> Pin:
+    def _pin(self, record: ConsultationRecord, agent: AgentRecord, root: str, request_profile: str | None) -> Pin:
         state = self.state
         if record.pin is not None:
             return record.pin
         settings = state.permission_settings()
         granted = ceiling(effective_root_policy(state.policy(root), settings), agent.visible_tools)
         assert state.model is not None
-        pin = Pin.make(profile=state.policy(root).profile or state.settings.profile, provider=state.model.provider,
+        # A profile the request names is the one it asked for; else the root's, else the host's default.
+        profile = request_profile or state.policy(root).profile or state.settings.profile
+        pin = Pin.make(profile=profile, provider=state.model.provider,
                        model=state.model.model, granted=granted, effort=state.settings.effort,
                        mutating=mutating(granted, settings))
         record.pin = pin
@@ -199,7 +186,7 @@ class Runner:
         why = lease.request_exclusive(nonce, tuple(self._line(agent.id))) if pin.mutating else \
             lease.try_shared(nonce, record.child_id)
         if why is not None:
-            raise Refusal(why)
+            raise TurnRefused(why)
         try:
             activation = state.gate.mint(agent.id, record.id, child_id=None if fresh else record.child_id)
             child = state.tree.find(record.child_id)
@@ -210,7 +197,7 @@ class Runner:
         except StepRefused as refusal:
             lease.release_exclusive(nonce)
             lease.release_shared(nonce)
-            raise Refusal(str(refusal)) from None
+            raise TurnRefused(str(refusal)) from None
         return activation
 
     def _line(self, agent_id: str) -> list[str]:
@@ -224,19 +211,16 @@ class Runner:
     def _packet(self, request: TurnRequest, agent: AgentRecord) -> FittedPacket:
         state = self.state
         activity = state.agent_activity(agent.id)
-        obligations: list[dict[str, Any]] = []
-        if agent.role == "root":
-            obligations = [{"id": item.id, "check": item.check, "state": item.state, "summary": item.summary,
-                            "failures": item.repeat_count} for item in state.tracker.open_items(agent.id)]
-        criteria = list(request.criteria) + [f"`{o['check']}` passes on a genuine re-run (obligation {o['id']})"
-                                             for o in obligations if o.get("check")]
+        obligations = state.tracker.report(agent.id) if agent.role == "root" else None
+        criteria = list(request.criteria) + [f"`{row.check}` passes on a genuine re-run (obligation {row.id})"
+                                             for row in (obligations.open if obligations else ()) if row.check]
         objective = next((a.text for a in reversed(activity.entries) if a.kind == "user"), None)
         data = PacketInput(
             requester={"agent_id": agent.id, "role": agent.role, "label": agent.label, "depth": agent.depth},
             trigger=TriggerInfo(request.trigger, request.fingerprint, request.validation_key, request.reason),
             question=request.question, activity=list(activity.entries), objective=objective,
             success_criteria=criteria, requester_evidence=request.evidence, obligations=obligations,
-            prior_advice=list(state.prior.get(agent.id, ())), since=request.since, config=state.tracker_config)
+            prior_advice=list(state.prior.get(agent.id, ())), since=request.since)
         return fit_packet(build_packet(data, state.redact))
 
     # -- records -----------------------------------------------------------------------------
@@ -246,7 +230,8 @@ class Runner:
         run_log = self.state.run_log
         if run_log is None:
             return
-        row = RunRecord(consultation_id=plan.record.id, turn=plan.turn, nonce=plan.nonce, event=event,
+        row = RunRecord(consultation_id=plan.record.id, session=self.state.session, turn=plan.turn, nonce=plan.nonce,
+                        event=event,
                         requester=plan.agent.id, root=plan.root, trigger=plan.request.trigger,
                         child_id=plan.record.child_id, attempt=plan.attempts, tick=self.state.tracker.tick,
                         pin=plan.pin if event in ("dispatched", "delivered") else None, **extra)
@@ -262,17 +247,20 @@ class Runner:
         return await self.execute(planned)
 
     async def execute(self, plan: TurnPlan) -> AdvisorReport:
-        """Take a slot, run the loop (retrying a transient failure once, for automatic
-        triggers), and finish."""
+        """Take a slot, run the loop (an automatic trigger's transient failure is retried once, here: the loop
+        itself then retries nothing, so an outage costs two requests), and finish — whatever happens, the turn
+        is finished and everything it held released (its slot, the lease, the in-flight key, the activation
+        and the verdict collector)."""
         consultation: Consultation | None = None
         refusal: str | None = None
+        broken: str | None = None
         try:
             await plan.limiter.acquire(plan.reservation, on_queued=lambda: self.write(plan, "queued"))
             await self._exclusive(plan)
             self._deliver(plan)
             consultation = await self._attempt(plan)
             if (plan.request.trigger != "manual" and consultation is not None
-                    and consultation.stop_reason in TRANSIENT):
+                    and consultation.stop_class == "transient"):
                 self.write(plan, "retry", reason=consultation.error)
                 await asyncio.sleep(self.state.settings.retry_delay)
                 consultation = await self._attempt(plan)
@@ -283,8 +271,10 @@ class Runner:
                 self._cleanup(plan)
             self.write(plan, "released", reason="aborted before it finished")
             raise
+        except Exception as error:  # a bug or a broken client must not keep the turn's holds forever
+            broken = f"the consultation broke off ({type(error).__name__}: {error})"
         with self.state.lock:
-            return self.finish(plan, consultation, refusal)
+            return self.finish(plan, consultation, refusal, broken)
 
     async def _exclusive(self, plan: TurnPlan) -> None:
         """An editing advisor waits until nothing else shares the workspace."""
@@ -315,16 +305,17 @@ class Runner:
         plan.investigation = investigation
         gated = GatedModel(state.model, admit=lambda batch: self._admit(plan, batch),
                            dispatched=lambda: self._dispatched(plan), delivery=plan.delivery)
-        messages: list[PromptUser | AssistantMessage] = []
+        messages: list[ChatUser | ChatAssistant] = []
         for exchange in plan.record.history:
-            messages += [PromptUser(exchange.question), AssistantMessage(exchange.answer)]
-        messages.append(PromptUser(plan.packet.text))
+            messages += [ChatUser(exchange.question), ChatAssistant(exchange.answer)]
+        messages.append(ChatUser(plan.packet.text))
         prompt = AdvisorPrompt(system=state.system_prompt, messages=tuple(messages),
                                stable_prefix_messages=len(messages) - 1, tools=investigation.declarations(),
                                session_id=plan.root)
         settings = state.consult_settings
-        return await consult(prompt, gated, investigation=investigation, settings=settings, log=False,
-                             spent=Spend())
+        if plan.request.trigger != "manual":
+            settings = settings.model_copy(update={"transient_retries": 0})  # execute() retries it once
+        return await consult(prompt, gated, investigation=investigation, settings=settings, spent=Spend())
 
     def _investigation(self, plan: TurnPlan) -> GuardedInvestigation:
         state = self.state
@@ -337,7 +328,9 @@ class Runner:
 
         def check(tool: str) -> None:
             with state.lock:
-                agent = state.tree.get(plan.agent.id)
+                agent = state.tree.find(plan.agent.id)
+                if agent is None or not agent.alive:
+                    raise ToolNotPermitted("the agent that asked is gone: this advisor's tools no longer run")
                 settings = state.permission_settings()
                 check_tool(tool, pinned=plan.pin.granted, root_policy=effective_root_policy(
                     state.policy(plan.root), settings), visible=agent.visible_tools, settings=settings)
@@ -384,7 +377,8 @@ class Runner:
         if not plan.dispatched and plan.record.turns == plan.turn:
             plan.record.turns -= 1  # nothing was sent: the turn number is free again
 
-    def finish(self, plan: TurnPlan, consultation: Consultation | None, refusal: str | None) -> AdvisorReport:
+    def finish(self, plan: TurnPlan, consultation: Consultation | None, refusal: str | None,
+               broken: str | None = None) -> AdvisorReport:
         """Close the turn, reconcile the verdict, judge freshness, record and route the result."""
         state = self.state
         closing = state.seq()
@@ -394,7 +388,7 @@ class Runner:
         verdict, why = state.channel.reconcile(
             plan.record.child_id, completed=completed, closing_turn=activation.turn if activation else None,
             closing_seq=closing, claimed=claimed, delivery=plan.delivery or None)
-        outcome, reason = self._judge(plan, consultation, refusal, verdict, why)
+        outcome, reason = self._judge(plan, consultation, refusal, verdict, why, broken)
         self._cleanup(plan)
         self._apply_advisor_mutations(plan)
         if outcome == "delivered" and verdict is not None:
@@ -415,15 +409,16 @@ class Runner:
         return report
 
     def _judge(self, plan: TurnPlan, consultation: Consultation | None, refusal: str | None,
-               verdict: AdvisorVerdict | None, why: str) -> tuple[Outcome, str | None]:
+               verdict: AdvisorVerdict | None, why: str, broken: str | None) -> tuple[ReportOutcome, str | None]:
         state = self.state
         automatic = plan.request.trigger != "manual"
         if refusal is not None:
             return "refused", refusal
-        if consultation is not None and consultation.stop_reason in MODEL_FAILURES:
+        if broken is not None or (consultation is not None and consultation.stop_class != "answered"):
             if automatic:
                 state.tracker.finish_review(plan.ticket, examined=[], automatic=True)
-            return "failed", consultation.error or consultation.stop_reason
+            failure = broken or (consultation.error or consultation.stop_reason if consultation else None)
+            return "failed", failure
         if state.revision.get(plan.agent.id, 0) != plan.revision:
             return "stale", "the user spoke again while the advisor worked"
         if verdict is None:
@@ -440,6 +435,7 @@ class Runner:
         """The advisor's own edits count for older proofs, but after its review was judged."""
         for event in self.state.pending_advisor_mutations.pop(plan.record.child_id, []):
             self.state.tracker.handle(event)  # type: ignore[arg-type]
+            self.state.judged.pop(getattr(event, "call_id", ""), None)  # no activity row files it
 
     def _delivered(self, plan: TurnPlan, verdict: AdvisorVerdict) -> None:
         state = self.state
@@ -451,7 +447,7 @@ class Runner:
         if plan.request.trigger == "continuous":
             state.reviewed[plan.agent.id] = plan.ticket.tick
 
-    def _logged(self, plan: TurnPlan, consultation: Consultation | None, outcome: Outcome,
+    def _logged(self, plan: TurnPlan, consultation: Consultation | None, outcome: ReportOutcome,
                 verdict: AdvisorVerdict | None) -> Consultation | None:
         """The envelope with its lineage, appended to the consultation log."""
         if consultation is None:

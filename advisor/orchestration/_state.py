@@ -10,14 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from advisor.consult import ConsultationLog, ConsultSettings
+from advisor.consult import ConsultationLog, ConsultSettings, Trigger
 from advisor.models import ModelClient
 from advisor.orchestration._activation import ActivationGate
 from advisor.orchestration._activity import AgentActivity
 from advisor.orchestration._agents import AgentRecord, AgentTree
 from advisor.orchestration._child import HostTool
 from advisor.orchestration._consultations import Consultations
-from advisor.orchestration._coverage import CoverageOverrides, CoverageSettings, covers
+from advisor.orchestration._coverage import CoverageOverrides, CoverageSettings, trigger_covers
 from advisor.orchestration._lease import Lease
 from advisor.orchestration._limiter import TaskLimiter
 from advisor.orchestration._notes import NoteQueue
@@ -28,9 +28,8 @@ from advisor.orchestration._run_records import RunLog
 from advisor.orchestration._settings import HostSettings
 from advisor.orchestration._steering import Steer
 from advisor.orchestration._verdict_channel import VerdictChannel
-from advisor.orchestration._vocabulary import Trigger
 from advisor.orchestration._wait import WaitSettings
-from obligations import Tracker, TrackerConfig
+from obligations import CallRecord, Tracker, TrackerConfig
 
 _DEFAULT_POLICY = PolicyRecord()
 
@@ -57,6 +56,8 @@ class HostState:
     redact: Callable[[str], str]
     system_prompt: str
     host_tools: tuple[HostTool, ...]
+    session: str = ""
+    """The host session: run and policy records carry it, and only its own are restored."""
     clock: Callable[[], float] = time.monotonic
     lock: threading.RLock = field(default_factory=threading.RLock)
     tree: AgentTree = field(default_factory=AgentTree)
@@ -80,14 +81,21 @@ class HostState:
     delegation_tools: set[str] = field(default_factory=set)
     """Host tools that run a sub-agent (their own calls count where they happen)."""
     seq_counter: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    judged: dict[str, CallRecord] = field(default_factory=dict)
+    """The tracker's records of results it has just taken, by call id, until the host files them."""
     tracker: Tracker = field(init=False)
     gate: ActivationGate = field(init=False)
 
     def __post_init__(self) -> None:
         self.tracker = Tracker(self.tracker_config)
+        self.tracker.watch(self.take_record)
         self._coverage_settings = CoverageSettings(mode=self.settings.mode,
                                                    completion_review=self.settings.completion_review)
         self.gate = ActivationGate(ttl=self.settings.activation_ttl, clock=self.clock)
+
+    def take_record(self, record: CallRecord) -> None:
+        """The tracker judged a result: keep its record for the call's activity row."""
+        self.judged[record.call_id] = record
 
     def seq(self) -> int:
         """The next number of the host's shared sequence (child session events)."""
@@ -116,7 +124,7 @@ class HostState:
         policy = self.policy(record.root)
         cached = record.covered.get(trigger)
         if cached is None or cached[0] is not policy:
-            cached = record.covered[trigger] = (policy, covers(trigger, record.role, depth=record.depth,
+            cached = record.covered[trigger] = (policy, trigger_covers(trigger, record.role, depth=record.depth,
                                                                label=record.label, settings=self._coverage_settings,
                                                                overrides=self.coverage(record.root)))
         return cached[1]

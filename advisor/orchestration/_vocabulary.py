@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from typing import Literal, get_args
 
-Role = Literal["root", "local-subagent", "advisor"]
-"""An agent's role, decided by the identity the host registered, never by its label: ``root``
-(the task's main agent), ``local-subagent`` (a worker in the normal tool lifecycle), ``advisor``
-(a consultation child, or a descendant of one)."""
-
-Trigger = Literal["manual", "escalation", "continuous", "completion"]
-"""Why a consultation runs: the agent asked (``manual``), its escalation score called for it,
-continuous review of every turn, or a review before the turn is allowed to end."""
+# An agent's role (``obligations.AgentRole``: root, local-subagent, advisor) and why a consultation runs
+# (``advisor.consult.Trigger``) are their packages' words; the host decides roles by registration only.
 
 Switch = Literal["follow", "on", "off"]
 """A per-session override: ``follow`` the global default, force it ``on``, or ``off``."""
@@ -22,7 +16,7 @@ Wait = Literal["inherit", "block", "background"]
 VerdictStatus = Literal["published", "no_verdict"]
 """A consultation turn's verdict: published from a reconciled ``advisor_verdict`` submission, or none."""
 
-Outcome = Literal["delivered", "no_verdict", "stale", "refused", "failed", "queued-aborted"]
+ReportOutcome = Literal["delivered", "no_verdict", "stale", "refused", "failed", "queued-aborted"]
 """How a consultation ended for its requester: advice delivered; the run ended without a
 reconciled verdict; the workspace or the user's intent moved on (recorded, never delivered);
 refused before dispatch (coverage, budget, continuation, pinning); the model failed; or
@@ -40,9 +34,7 @@ Effect = Literal["read-only", "mutating", "delegation", "internal", "unknown"]
 default; ``delegation`` and the consult tool are never granted; ``internal`` is the verdict
 channel; ``unknown`` is treated as mutating."""
 
-ROLES: tuple[Role, ...] = get_args(Role)
-TRIGGERS: tuple[Trigger, ...] = get_args(Trigger)
 SWITCHES: tuple[Switch, ...] = get_args(Switch)
 WAITS: tuple[Wait, ...] = get_args(Wait)
-OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+REPORT_OUTCOMES: tuple[ReportOutcome, ...] = get_args(ReportOutcome)
 RUN_EVENTS: tuple[RunEvent, ...] = get_args(RunEvent)

@@ -18,7 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from advisor.orchestration._vocabulary import Role, Trigger, Wait
+from advisor.consult import Trigger
+from advisor.orchestration._vocabulary import Wait
+from obligations import AgentRole
 
 Resolved = Literal["block", "background"]
 
@@ -31,7 +33,7 @@ class WaitSettings:
     continuous: Resolved = "background"
 
 
-def resolve_wait(trigger: Trigger, role: Role, *, settings: WaitSettings, escalation: Wait = "inherit",
+def resolve_wait(trigger: Trigger, role: AgentRole, *, settings: WaitSettings, escalation: Wait = "inherit",
                  continuous: Wait = "inherit", mutating: bool = False) -> Resolved:
     """Block or run in the background, per the table above."""
     if mutating or trigger in ("manual", "completion") or role != "root":

@@ -8,6 +8,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict
 from pydantic_core import PydanticUndefined
 
+from .._vocabulary import ROOT_AGENT
+
 
 class BaseEvent(BaseModel):
     """Fields shared by every event.
@@ -22,7 +24,7 @@ class BaseEvent(BaseModel):
     # every event module's source when the package is imported, and every Stop hook imports it.
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    agent_id: str = "root"
+    agent_id: str = ROOT_AGENT
     """The agent the event belongs to; agents never announced by `AgentSpawned` are root agents."""
     time: datetime | None = None
     """When the host says the event happened (informational only)."""

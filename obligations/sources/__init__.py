@@ -1,4 +1,5 @@
-"""Transcript readers: Claude Code, Codex, Pi, GitHub Copilot CLI and Gemini CLI sessions as ``obligations`` events.
+"""Transcript readers: Claude Code, Codex, Pi, GitHub Copilot CLI, Gemini CLI, Qwen Code and Factory Droid sessions as
+``obligations`` events.
 
 The format is judged from the first lines' content, never the file name. Files are streamed
 line by line; each event's ``origin`` is ``"<file name>:<line number>"``. A corrupt or

@@ -92,9 +92,38 @@ _GEMINI = (
     ("write_file", "Write a whole file, creating or replacing it."),
     ("write_todos", "Write the session's to-do list."),
 )
+_QWEN = (
+    ("agent", "Start a sub-agent on a task; it reports back."),
+    ("edit", "Replace an exact string in a file with another."),
+    ("glob", "Find files whose paths match a glob pattern."),
+    ("grep_search", "Search file contents with a regular expression."),
+    ("list_directory", "List the files and folders of a directory."),
+    ("read_file", "Read a file (text by lines, images, PDFs)."),
+    ("run_shell_command", "Run a shell command and return its output, exit code and signal."),
+    ("save_memory", "Remember a fact across sessions."),
+    ("skill", "Load a skill's instructions into the conversation."),
+    ("todo_write", "Write the session's to-do list."),
+    ("web_fetch", "Fetch a URL and answer from its content."),
+    ("write_file", "Write a whole file, creating or replacing it."),
+)
+_DROID = (
+    ("ApplyPatch", "Edit files by applying a patch."),
+    ("Create", "Create a new file with the given content."),
+    ("Edit", "Replace an exact string in a file with another."),
+    ("Execute", "Run a shell command and return its output and exit code."),
+    ("FetchUrl", "Fetch a URL and return its content."),
+    ("Glob", "Find files whose paths match a glob pattern."),
+    ("Grep", "Search file contents with a regular expression."),
+    ("LS", "List the files and folders of a directory."),
+    ("Read", "Read a file by lines."),
+    ("Task", "Start a sub-droid that works on a task by itself and reports back."),
+    ("TodoWrite", "Write the session's to-do list."),
+    ("WebSearch", "Search the web."),
+)
 _TABLES: dict[TranscriptFormat, tuple[tuple[str, str], ...]] = {"claude-code": _CLAUDE_CODE, "codex": _CODEX,
                                                                  "pi": _PI, "copilot": _COPILOT,
-                                                                 "gemini": _GEMINI}
+                                                                 "gemini": _GEMINI, "qwen": _QWEN,
+                                                                 "droid": _DROID}
 
 
 def host_tools(host: TranscriptFormat) -> tuple[ToolInfo, ...]:

@@ -12,11 +12,11 @@ from typing import Any, Generic, TypeVar
 from .._events._agent_spawned import AgentSpawned
 from .._events._base import BaseEvent, trusted
 from .._events._union import Event
-from .._vocabulary import ErrorCode
+from .._vocabulary import ROOT_AGENT, ErrorCode
 from ..errors import MalformedEntry
 from ._resume import in_place, limited
 
-ROOT = "root"
+ROOT = ROOT_AGENT
 MAX_PENDING = 10_000
 """Calls awaiting results that a reader remembers; older ones are forgotten first."""
 

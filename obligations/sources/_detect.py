@@ -10,7 +10,7 @@ from typing import Any
 
 from .._vocabulary import TRANSCRIPT_FORMATS, TranscriptFormat
 from ..errors import NotATranscript
-from ._entry_types import COPILOT_NAMESPACES, PI_TYPES
+from ._entry_types import COPILOT_NAMESPACES, DROID_TYPES, PI_TYPES, QWEN_ONLY_SUBTYPES
 from ._lines import read_lines
 
 FORMATS = TRANSCRIPT_FORMATS
@@ -118,16 +118,60 @@ def judge(entry: dict[str, Any]) -> Judgement:
         return "codex"
     if _gemini(entry, kind):
         return "gemini"
+    if kind == "session_start" and "id" in entry and ("title" in entry or "cwd" in entry or "owner" in entry):
+        return "droid"  # (it may name a sessionId, as a Claude Code entry does)
     if any(key in entry for key in _CLAUDE_KEYS) or kind in _CLAUDE_ONLY_TYPES:
-        return "claude-code"
+        return "qwen" if _qwen(entry, kind) else "claude-code"
+    if kind in DROID_TYPES and kind != "message" and "id" in entry and ("timestamp" in entry or "summaryText" in entry):
+        return "droid"
     if kind is not None and kind.split(".", 1)[0] in COPILOT_NAMESPACES and "." in kind \
             and isinstance(entry.get("data"), dict) and "id" in entry:
         return "copilot"
     if kind == "session" and ("version" in entry or "cwd" in entry):
         return "pi"
     if kind in PI_TYPES and "id" in entry and "parentId" in entry:
-        return "pi"
+        return _pi_or_droid(entry)
+    if kind == "message" and "id" in entry and _droid_message(entry.get("message")):
+        return "droid"  # a Droid session's first message has no parentId
     return None
+
+
+def _qwen(entry: dict[str, Any], kind: str | None) -> bool:
+    """A Qwen Code record (its envelope is Claude Code's): Gemini-style ``parts`` in its message, a
+    ``tool_result`` record, or a subtype only Qwen Code writes."""
+    message = entry.get("message")
+    if isinstance(message, dict) and isinstance(message.get("parts"), list):
+        return True
+    if kind == "tool_result" or "toolCallResult" in entry:
+        return True
+    return kind == "system" and entry.get("subtype") in QWEN_ONLY_SUBTYPES
+
+
+def _droid_message(message: Any) -> bool:
+    """A Factory Droid message: Claude-style content blocks (``tool_use``, ``tool_result``) under a
+    ``user`` or ``assistant`` role, which a Pi message never has."""
+    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant"):
+        return False
+    content = message.get("content")
+    return isinstance(content, list) and any(
+        isinstance(block, dict) and block.get("type") in ("tool_use", "tool_result") for block in content)
+
+
+def _pi_or_droid(entry: dict[str, Any]) -> Judgement:
+    """A ``message`` with ``id`` and ``parentId``: Pi's, unless its content blocks are Droid's; one with
+    neither kind of block could be either."""
+    if entry.get("type") != "message":
+        return "pi"
+    message = entry.get("message")
+    if _droid_message(message):
+        return "droid"
+    if isinstance(message, dict) and message.get("role") in _PI_ONLY_ROLES:
+        return "pi"
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list) and any(isinstance(block, dict) and block.get("type") == "toolCall"
+                                         for block in content):
+        return "pi"
+    return ("pi", "droid")
 
 
 def _gemini(entry: dict[str, Any], kind: str | None) -> bool:

@@ -60,3 +60,22 @@ COPILOT_TYPES = frozenset({
 Copilot CLI 1.0.102 (``schemas/session-events.schema.json`` in its package) defines."""
 COPILOT_NAMESPACES = frozenset(kind.split(".", 1)[0] for kind in COPILOT_TYPES)
 """The part before the dot of Copilot's event types (``session``, ``tool``, ``assistant`` …)."""
+
+QWEN_TYPES = frozenset({"user", "assistant", "tool_result", "system"})
+"""The record types of a Qwen Code chat recording (``RECORD_TYPES`` of Qwen Code 0.24.4's transcript module)."""
+QWEN_SYSTEM_SUBTYPES = frozenset({
+    "chat_compression", "slash_command", "ui_telemetry", "at_command", "attribution_snapshot", "notification",
+    "background_task_completed", "cron", "mid_turn_user_message", "realtime_message", "custom_title",
+    "parent_session", "rewind", "agent_bootstrap", "agent_launch_prompt", "agent_retry", "agent_session_ready",
+    "file_history_snapshot", "session_source", "session_model", "omni_recall", "session_sources_snapshot",
+    "branch_checkpoint", "goal_state", "goal_runtime", "goal_turn_end", "turn_result", "session_artifact_event",
+    "session_artifact_snapshot", "managed_session_header_v1", "managed_session_event_v1",
+    "managed_session_commit_v1", "user_text_elements",
+})
+"""The record subtypes Qwen Code 0.24.4 writes (its ``KNOWN_RECORD_SUBTYPES``, and ``user_text_elements``)."""
+QWEN_ONLY_SUBTYPES = QWEN_SYSTEM_SUBTYPES - {"file_history_snapshot", "slash_command", "at_command", "notification",
+                                             "cron", "custom_title", "parent_session", "rewind", "turn_result"}
+"""The subtypes whose names are Qwen Code's own (not words another host may use for its ``system`` entries): one
+of them says a file is Qwen Code's."""
+DROID_TYPES = frozenset({"session_start", "message", "compaction_state", "todo_state", "agent_turn_outcome"})
+"""The line types a Factory Droid 0.225 session file holds (``session_start`` first, then the others)."""

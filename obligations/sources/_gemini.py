@@ -141,16 +141,16 @@ class GeminiReader:
 
     def _user(self, record: dict[str, Any], rewritten: bool) -> list[Event]:
         content = record.get("content")
-        text = _text(content).strip()
+        text = parts_text(content).strip()
         if rewritten:
             return [Compaction(summary=text, **self.stamp.base())] if text else []
-        images = _inline(content)
+        images = inline_images(content)
         if (not text and not images) or text.startswith(_NOT_PROMPTS):
             return []
         return [UserMessage(text=text, images=images, **self.stamp.base())]
 
     def _assistant(self, record: dict[str, Any]) -> list[Event]:
-        text = _text(record.get("content"))
+        text = parts_text(record.get("content"))
         thoughts = record.get("thoughts")
         reasoning = "\n".join(part for thought in thoughts if isinstance(thought, dict)
                               if (part := string(thought.get("description")))) if isinstance(thoughts, list) else ""
@@ -181,7 +181,7 @@ class GeminiReader:
 
     def _result(self, call_id: str, name: str, call: dict[str, Any]) -> ToolCompleted:
         status = call.get("status")
-        text, failed = _response(call.get("result"))
+        text, failed = function_response(call.get("result"))
         is_error = status != "success" or failed
         exit_code: int | None = None
         code: ErrorCode | None = "interrupted" if status == "cancelled" else None
@@ -198,7 +198,7 @@ class GeminiReader:
                              error_message=text if is_error else None, output=text, **self.stamp.base())
 
 
-def _text(content: Any) -> str:
+def parts_text(content: Any) -> str:
     """The text of a message's content: a string, or its parts' ``text`` (Gemini parts have no ``type``)."""
     if isinstance(content, str):
         return content
@@ -210,14 +210,14 @@ def _text(content: Any) -> str:
                      if isinstance(part, dict) and isinstance(part.get("text"), str) and not part.get("thought"))
 
 
-def _inline(content: Any) -> int:
+def inline_images(content: Any) -> int:
     """Images pasted into a user message (``inlineData`` parts)."""
     if not isinstance(content, list):
         return 0
     return sum(1 for part in content if isinstance(part, dict) and "inlineData" in part)
 
 
-def _response(result: Any) -> tuple[str, bool]:
+def function_response(result: Any) -> tuple[str, bool]:
     """The text the model got for a tool call, and whether the tool answered with an error."""
     if isinstance(result, str):
         return result, False

@@ -62,10 +62,10 @@ class Written:
         """Whether the keys are the same in every process."""
 
 
-def replay(path: Path, report: TranscriptReport, reader: Reader, select: Select | None = None,
-           once: str | None = None, *, lines: LineSource | None = None, written: Written | None = None,
-           checkpoint: Callable[[], None] | None = None,
-           progress: Callable[[int], None] | None = None) -> Iterator[Event]:
+def read_events(path: Path, report: TranscriptReport, reader: Reader, select: Select | None = None,
+                once: str | None = None, *, lines: LineSource | None = None, written: Written | None = None,
+                checkpoint: Callable[[], None] | None = None,
+                progress: Callable[[int], None] | None = None) -> Iterator[Event]:
     """Stream ``path`` through ``reader``. ``select`` says which entries to replay (the others are
     counted as abandoned). With ``once`` (the name of the entries' id field), an entry written again
     is read once (see :func:`written_before`; ``written`` holds the entries read before). ``lines``

@@ -17,7 +17,7 @@ from ._detect import FORMATS, sniff
 from ._lines import LineSource
 from ._plans import NOTHING, Planned
 from ._position import Position, Resume, same_start
-from ._replay import Written, replay
+from ._replay import Written, read_events
 from ._report import TranscriptReport
 from ._resume import restore, state_of
 
@@ -41,6 +41,8 @@ _FORMATS: dict[str, _Format] = {
     "copilot": _Format("_copilot", "CopilotReader", True, "id"),
     "gemini": _Format("_gemini", "GeminiReader", True, None),
     "pi": _Format("_pi", "PiReader", True, None),
+    "qwen": _Format("_qwen", "QwenReader", True, "uuid"),
+    "droid": _Format("_droid", "DroidReader", False, "id"),
 }
 _PLANS = {"claude-code": "_claude_branch"}
 """A format whose plan lives in a module of its own."""
@@ -101,8 +103,8 @@ class Transcript:
             written = Written(position.written, stable=True)
             planned = start.planned
         taken = None if checkpoint is None else self._checkpoint(checkpoint, lines, reader, written, planned)
-        return replay(self.path, report, reader, planned.select, kind.once, lines=lines, written=written,
-                      checkpoint=taken, progress=progress)
+        return read_events(self.path, report, reader, planned.select, kind.once, lines=lines, written=written,
+                           checkpoint=taken, progress=progress)
 
     def resume(self, position: Position) -> Resume | None:
         """The position to resume a replay of this file from, if ``position`` still holds for it: the

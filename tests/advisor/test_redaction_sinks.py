@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Investigation, consult
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult
 from advisor.gateway import forwarded
 from advisor.ledger import Ledger
-from advisor.models import ScriptedModel, ToolCall, UserMessage
+from advisor.models import ChatUser, ScriptedModel, ToolCall
+from advisor.models._failures import unreadable
 from advisor.orchestration import AdvisorHost, HostSettings, RunLog
+from advisor.prompt import AdvisorPrompt
 from obligations import Event, HostMessage, ToolCatalogue, ToolInfo
 from tests.advisor.ledger.builders import advice, ask, call, compaction, round_, say, user
 from tests.support.secrets import SEEDED
@@ -156,11 +158,43 @@ def test_no_piece_of_a_secret_reaches_a_model_or_the_log_whoever_built_the_promp
     (tmp_path / "notes.txt").write_text(f"token: {SECRET}\n")
     model = ScriptedModel([{"tool_calls": [{"name": "read", "arguments": {"path": "notes.txt"}}]},
                            f"Severity: concern\nRotate {SECRET} now."])
-    prompt = AdvisorPrompt(system="advise", messages=(UserMessage(f"the key is {SECRET}"),))
+    prompt = AdvisorPrompt(system="advise", messages=(ChatUser(f"the key is {SECRET}"),))
     book = ConsultationLog(tmp_path / "log")
     settings = ConsultSettings(retry_delay=0)
-    asyncio.run(consult(prompt, model, investigation=Investigation(tmp_path, settings=settings), log=book))
+    book.keep(asyncio.run(consult(prompt, model, investigation=Investigation(tmp_path, settings=settings))))
     sent = "".join(request.model_dump_json() for request in model.requests)
     assert pieces(sent) == [] and "[REDACTED:" in sent
     written = book.path.read_text()
     assert pieces(written) == [] and "[REDACTED:" in written
+
+
+def _exploding(card: str) -> str:
+    """An expander that fails with a message holding the secret where the error's 2000-character cut falls."""
+    prefix = "advisor_expand failed unexpectedly (RuntimeError: "
+    raise RuntimeError(around(2000 - len(prefix), 2100 - len(prefix)))
+
+
+ERROR_CALLS: dict[str, ToolCall] = {
+    "unexpected failure (cut at 2000)": ToolCall(id="c1", name="advisor_expand", arguments={"ids": ["1"]}),
+    "arguments not JSON (cut at 200)": ToolCall(id="c2", name="read", invalid_arguments=around(200, 400)),
+    "invalid grep pattern (cut at 200)": ToolCall(id="c3", name="grep", arguments={"pattern": "(" + around(200, 400)}),
+    "glob that cannot be used (cut at 200)": ToolCall(id="c4", name="find",
+                                                      arguments={"pattern": "{1..100000}" + around(189, 400)}),
+}
+
+
+@pytest.mark.parametrize("name", ERROR_CALLS)
+def test_no_piece_of_a_secret_reaches_the_advisor_through_a_tools_error(tmp_path: Path, name: str) -> None:
+    """A tool's error text (an unexpected failure, arguments that are not JSON, a pattern or glob that cannot
+    be used) is redacted whole before it is cut, with a secret straddling the cut."""
+    outcome = Investigation(tmp_path, expand=_exploding).run(ERROR_CALLS[name])
+    assert outcome.is_error
+    assert not pieces(outcome.text), outcome.text
+
+
+def test_no_piece_of_a_secret_reaches_the_error_for_an_answer_that_is_not_one() -> None:
+    """An endpoint's body that is not an answer (a proxy's error page echoing the request) is named in the error
+    redacted whole, then cut at 200 characters, with a secret straddling the cut."""
+    error = unreadable(around(200, 400), provider="openai", url="http://127.0.0.1:9/v1")
+    assert "[REDACTED:github-pa" in str(error)
+    assert not pieces(str(error))

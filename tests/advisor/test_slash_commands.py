@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from advisor.ledger import read_ledger
-from advisor.orchestration import AdvisorHost, RunLog, replay
+from advisor.orchestration import AdvisorHost, RunLog, feed_session
 from obligations import audit
 from obligations.sources import open_transcript
 from tests.obligations.test_sources_formats import bash, claude, result
@@ -40,7 +40,7 @@ def test_the_ledger_shows_the_command_as_the_users_words(tmp_path: Path) -> None
 def test_a_hosts_packet_holds_the_command(tmp_path: Path) -> None:
     """Replayed into a host, the command is the current task's user message in its case packet."""
     host = AdvisorHost(None, workspace=tmp_path, log=False, run_log=RunLog(tmp_path))
-    replay(host, open_transcript(session(tmp_path)).events())
+    feed_session(host, open_transcript(session(tmp_path)).events())
     assert TASK in host.packet("root").text
 
 

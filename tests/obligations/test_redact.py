@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import string
 import tomllib
 from pathlib import Path
@@ -163,7 +164,7 @@ def test_the_rule_set_is_gitleaks_vendored_byte_for_byte_plus_witness_own() -> N
 
 def test_every_rule_and_allowlist_pattern_compiles() -> None:
     """Every pattern of both files compiles with the engine the redactor uses (Go's syntax read as Go reads it)."""
-    from obligations._redact import _compiled
+    from obligations._secret_patterns import compiled as _compiled
     from obligations._secret_rules import rule_set
 
     rules = rule_set()
@@ -197,3 +198,16 @@ def test_the_parsed_rules_are_the_rule_files_as_they_are() -> None:
     sources = [(RULES / name).read_bytes() for name in RULE_FILES]
     assert cached["sha256"] == hashlib.sha256(b"\0".join(sources)).hexdigest()
     assert cached["files"] == [tomllib.loads(source.decode()) for source in sources]
+
+
+_NON_ASCII = st.text(st.sampled_from(["é", "ü", "漢", "字", "к", "л", "😀", " ", "\ud800", "\udfff", "\ud83d"]))
+
+
+@given(before=_NON_ASCII, after=_NON_ASCII)
+def test_a_secret_among_non_ascii_text_is_replaced_exactly_where_it_stands(before: str, after: str) -> None:
+    """RE2 reads a text's UTF-8 bytes; its offsets come back as characters, through letters of two, three and four
+    bytes and lone surrogates (half an emoji a tool cut), so the marker stands exactly where the secret stood."""
+    secret = TOKENS[4][1]
+    assert redact(f"{before} {secret} {after}") == f"{before} [REDACTED:github-pat] {after}"
+    found = redact(f"{before}password={secret[4:20]} {after}")
+    assert re.fullmatch(re.escape(f"{before}password=") + r"\[REDACTED:[a-z-]+\]" + re.escape(f" {after}"), found)

@@ -39,7 +39,7 @@ from obligations._summary import judged_summary, last_line
 from obligations.sources import _claude, _claude_branch
 from obligations.sources._common import Stamp
 from obligations.sources._lines import _parse_stripped, parse_line, raw_lines
-from obligations.sources._replay import counted, replay
+from obligations.sources._replay import counted, read_events
 from obligations.sources._report import TranscriptReport
 from tests.obligations.transcript_files import FIXTURES, read
 
@@ -296,7 +296,7 @@ def test_the_replay_reads_each_line_as_parse_line_reads_it(lines: list[tuple[Any
         path.write_bytes(data)
         report = TranscriptReport(str(path), "claude-code")
         reader = _Recorder()
-        assert list(replay(path, report, reader)) == []
+        assert list(read_events(path, report, reader)) == []
         parsed = [parse_line(number, raw) for number, raw in raw_lines(path)]  # type: ignore[arg-type]
     assert reader.entries == [(line.number, line.entry) for line in parsed if line.entry is not None]
     assert report.skipped == [(line.number, line.problem) for line in parsed if line.problem is not None]
@@ -342,7 +342,7 @@ def test_events_of_a_derived_class_are_handled_and_counted_as_their_base_class(d
         path = Path(folder) / "session.jsonl"
         path.write_bytes(b'{"type": "user"}\n')
         replayed = TranscriptReport(str(path), "claude-code")
-        assert list(replay(path, replayed, _Making(events))) == events
+        assert list(read_events(path, replayed, _Making(events))) == events
     assert (replayed.events, replayed.tool_calls) == (4, 1)
     assert [item.check for item in tracker.open_items()] == ["npm test"]
     with pytest.raises(NotAnEvent):

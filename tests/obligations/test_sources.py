@@ -205,7 +205,7 @@ def test_public_api() -> None:
     assert sorted(sources.__all__) == sorted(["FORMATS", "NotATranscript", "Position", "Resume", "Transcript",
                                               "TranscriptReport", "detect_format", "file_kind", "host_tools",
                                               "open_transcript"])
-    assert FORMATS == ("claude-code", "codex", "pi", "copilot", "gemini")
+    assert FORMATS == ("claude-code", "codex", "pi", "copilot", "gemini", "qwen", "droid")
     assert issubclass(NotATranscript, ValueError)
     with pytest.raises(ValueError, match="unknown transcript format"):
         Transcript(FIXTURES / "pi" / "convo.jsonl", "cursor")  # type: ignore[arg-type]  # a caller's mistake

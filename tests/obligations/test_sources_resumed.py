@@ -19,10 +19,15 @@ from tests.obligations.resumed import Stops, stop_offsets, whole
 from tests.obligations.test_sources_copilot import event as copilot_event
 from tests.obligations.test_sources_copilot import run as copilot_run
 from tests.obligations.test_sources_copilot import start as copilot_start
+from tests.obligations.test_sources_droid import START as DROID_START
+from tests.obligations.test_sources_droid import edit as droid_edit
+from tests.obligations.test_sources_droid import execute as droid_execute
+from tests.obligations.test_sources_droid import user as droid_user
 from tests.obligations.test_sources_formats import bash, claude, result
 from tests.obligations.test_sources_gemini import META, call, gemini, new_output
 from tests.obligations.test_sources_gemini import user as gemini_user
 from tests.obligations.test_sources_pi import pi, pi_call, pi_header, pi_result, pi_user
+from tests.obligations.test_sources_qwen import Chain
 from tests.obligations.test_sources_verdicts import chained
 from tests.obligations.transcript_files import FIXTURES
 
@@ -214,6 +219,45 @@ def test_other_hosts_rewinds_after_a_stop_are_replayed_whole(tmp_path: Path) -> 
         stops = grow(tmp_path / f"{name}.jsonl", data + lines_of(after), [len(data), len(data) + len(lines_of(after))])
         assert stops.resumed == 0 and stops.refused is not None, name
         assert stops.refused.startswith("a rewind reaches back"), (name, stops.refused)
+
+
+def _every_line(data: bytes) -> list[int]:
+    """A stop after each line of ``data`` (and one mid-line, where a host is still writing)."""
+    ends = [index + 1 for index, byte in enumerate(data) if byte == ord("\n")]
+    return sorted({*ends, ends[0] // 2})
+
+
+def test_qwen_and_droid_sessions_resume_at_every_stop(tmp_path: Path) -> None:
+    """Qwen Code and Factory Droid sessions stopped after every line resume from the last stop (reading only what
+    was appended) and answer as a whole replay: a failure, an edit, the re-run, a record written twice."""
+    chain = Chain()
+    qwen = [chain.user("make the tests pass"), *chain.run("c1", "pytest -q", "1 failed", 1),
+            *chain.run("c2", "pytest -q", "3 passed", 0), chain.user("now lint"),
+            *chain.run("c3", "ruff check .", "1 error", 1)]
+    droid = [DROID_START, droid_user("fix the sum"), *droid_execute("d1", "pytest -q", "1 failed", 1),
+             *droid_edit("d2"), *droid_execute("d3", "pytest -q", "3 passed", 0)]
+    for name, rows in (("qwen", qwen), ("droid", droid)):
+        data = lines_of(rows) + lines_of(rows[-1:])
+        cuts = _every_line(data)
+        stops = grow(tmp_path / f"{name}.jsonl", data, cuts)
+        assert stops.refusals == [], name
+        assert stops.resumed >= len(cuts) - 3, (name, stops.resumed)
+
+
+def test_a_rewound_qwen_session_is_replayed_whole_at_each_stop(tmp_path: Path) -> None:
+    """A Qwen Code rewind lets its last record decide the active branch, which a later record may move: once a
+    session holds one, each stop replays the whole file, with the reason, and answers as a whole replay."""
+    chain = Chain()
+    first = chain.user("make the tests pass")
+    old = [chain.user("run pytest"), *chain.run("c1", "pytest -q", "1 failed", 1)]
+    rewind = chain.record("system", parent=first["uuid"], subtype="rewind", systemPayload={"targetTurnIndex": 1})
+    new = [chain.user("run the linter instead"), *chain.run("c2", "ruff check .", "All checks passed!", 0)]
+    before, after = lines_of([first, *old]), lines_of([rewind, *new])
+    stops = grow(tmp_path / "qwen.jsonl", before + after, [len(before), len(before) + len(after)])
+    assert stops.resumed == 0 and stops.refused is not None
+    assert "rewinds the session" in stops.refused
+    stops = grow(tmp_path / "again.jsonl", before + after, [len(before) + len(after), len(before) + len(after)])
+    assert stops.resumed == 0 and stops.refused is not None and "was rewound before" in stops.refused
 
 
 def test_a_position_is_plain_json_with_a_version(tmp_path: Path) -> None:

@@ -112,7 +112,9 @@ CASES: list[Case] = [
     *_group("job-spec", fakes=(
         "sleep 0 & pytest & wait %1", "true & pytest & wait %1", "pytest & sleep 0 & wait %2",
         "pytest & pid=$!; true & pid=$!; wait $pid", "pytest & true & wait -n", "true & true & pytest & wait %2",
-        "pytest & sleep 0.5 & wait %%", "(exit 0) & pytest & wait %1", "pytest & sleep 0 & wait $!",
+        # a job still running when `wait %%` looks (a stub's `sleep` may be reaped before it does)
+        "pytest & { timeout 1 tail -f input.txt >/dev/null 2>&1; true; } & wait %%",
+        "(exit 0) & pytest & wait %1", "pytest & sleep 0 & wait $!",
     ), honest=(
         "pytest & wait %1", "pytest & wait %%", "pytest & wait %-", "pytest & wait -n", "pytest & pid=$!; wait $pid",
         "pytest & pid=$!; wait \"$pid\"", "pytest & pid=$!; sleep 0; wait $pid", "pytest & wait %pytest",

@@ -37,17 +37,21 @@ ROWS: dict[str, Row] = {
         honest=("timeout 600 env CI=1 nice -n 5 pytest", "timeout -k5 60 pytest", "env -i PATH=\"$PATH\" pytest",
                 "flock .lock pytest", "script -qec pytest /dev/null", "nohup pytest", "command pytest"),
         refused=("env -S'true' pytest", "script -qc pytest /dev/null", "env -iS true pytest",
-                 "timeout --frobnicate 60 pytest; true"),
+                 "timeout --frobnicate 60 pytest; true", "N='0 true'; nice -n $N pytest",
+                 "X='x true'; env FOO=$X pytest", "SHELL=/bin/true script -qec pytest /dev/null"),
         real=("flock", "script"),
     ),
     "prelude": Row(
         honest=("cd sub && export CI=1 && pytest", "set -euo pipefail; shopt -s nullglob; pytest",
                 "source .venv/bin/activate && pytest", ". venv/bin/activate; cd sub && pytest",
-                "declare -a seen; umask 022; hash -r; pytest", "printf 'x\\n' > notes.txt; mkdir -p build; pytest"),
+                "declare -a seen; umask 022; hash -r; pytest", "printf 'x\\n' > notes.txt; mkdir -p build; pytest",
+                "mkdir -p bin; printf 'x\\n' > bin/notes.txt; PATH=bin:$PATH timeout 60 pytest"),
         refused=("for x in 1; do break; pytest; done", "shopt -s -o noexec; pytest", "hash -p/bin/true pytest; pytest",
                  "source ./env.sh && pytest", "set -o functrace; trap 'printf -v rc 0' RETURN; f() { :; }; pytest; "
-                 "rc=$?; f; exit $rc", "PS4='+$((rc=0))'; set -x; pytest; rc=$?; echo x; exit $rc"),
-        files=(*VENVS, ("env.sh", "pytest() { :; }\n")),
+                 "rc=$?; f; exit $rc", "PS4='+$((rc=0))'; set -x; pytest; rc=$?; echo x; exit $rc",
+                 "mkdir -p bin; printf '#!/bin/sh\\nexit 0\\n' > bin/timeout; chmod +x bin/timeout; "
+                 "PATH=bin:$PATH timeout 60 pytest"),
+        files=(*VENVS, ("env.sh", "pytest() { :; }\n")), real=("chmod",),
     ),
     "and-list": Row(
         honest=("cd sub && pytest", "true && pytest", "[ -d sub ] && cd sub && pytest"),
@@ -71,10 +75,11 @@ ROWS: dict[str, Row] = {
     ),
     "saved-status": Row(
         honest=("pytest; rc=$?; echo \"exit: $rc\"; exit $rc", "rc=0; pytest || rc=$?; echo done; exit $rc",
-                "pytest && rc=0 || rc=$?; exit $rc", "pytest; rc=$?; shopt -s nullglob; exit $rc"),
+                "pytest && rc=0 || rc=$?; exit $rc", "pytest; rc=$?; shopt -s nullglob; exit $rc",
+                "set -u; pytest; rc=$?; echo \"exit: $rc\"; exit $rc"),
         refused=("pytest && rc=0 || rc=0; exit $rc", "pytest; rc=$?; shopt -so noexec; exit $rc",
                  "trap 'printf -v rc 0' DEBUG; pytest; rc=$?; exit $rc", "pytest; rc=$?; printf -v rc 0; exit $rc",
-                 "pytest; rc=$?; exit $rc 2>missing/x; true"),
+                 "pytest; rc=$?; exit $rc 2>missing/x; true", "set -u; pytest; rc=$?; echo $undefined; exit $rc"),
     ),
     "errexit": Row(
         honest=("set -e; pytest; echo done", "set -e\npytest\nexit 0", "set -e; out=$(pytest); echo \"$out\"",
@@ -106,9 +111,14 @@ ROWS: dict[str, Row] = {
     ),
     "command-string": Row(
         honest=("bash -c 'cd sub && pytest'", "eval 'pytest -q'", "bash <<'EOF'\nset -e\ncd sub\npytest\nEOF",
-                "bash <<'EOF'\ncat input.txt >/dev/null\npytest\nEOF", "sh -c 'pytest'"),
+                "bash <<'EOF'\ncat input.txt >/dev/null\npytest\nEOF", "sh -c 'pytest'",
+                "sh -c 'cd sub && pytest > out.log 2>&1; exit $?'", "sh -c 'pytest & wait %1'"),
         refused=("bash <<EOF\npytest; exit $?\nEOF", "bash <<'EOF'\ncommand read x\npytest\nEOF",
-                 "bash <<'EOF'\nhead -n 1 <&0 >/dev/null\npytest\nEOF", "bash -c 'pytest'; bash -c 'true'"),
+                 "bash <<'EOF'\nhead -n 1 <&0 >/dev/null\npytest\nEOF", "bash -c 'pytest'; bash -c 'true'",
+                 "sh -c 'pytest &>/dev/null'", "sh -c 'pytest | tee log.txt; exit ${PIPESTATUS[0]}'",
+                 "sh -c 'pytest | tee log.txt; exit $PIPESTATUS'", "bash -c \"sh -c 'pytest &> out.log'\"",
+                 "script -qec 'pytest &>/dev/null' /dev/null", "sh -c 'pytest & wait -n'"),
+        real=("script",),
     ),
     "login-shell": Row(
         honest=("bash -lc ./run_tests.sh", "bash --login -c ./run_tests.sh", "printf 'x\\n' > notes.txt; bash -lc "
@@ -119,8 +129,10 @@ ROWS: dict[str, Row] = {
         program="./run_tests.sh",
     ),
     "function-call": Row(
-        honest=("f() { pytest \"$@\"; }; f", "function f { pytest; }; f", "run() ( pytest ); run"),
-        refused=("pytest() { :; }; pytest", "f() { exit 0; }; f; pytest", "f() { pytest; }; f; f"),
+        honest=("f() { pytest \"$@\"; }; f", "function f { pytest; }; f", "run() ( pytest ); run",
+                "run() { \"$@\"; }; run pytest"),
+        refused=("pytest() { :; }; pytest", "f() { exit 0; }; f; pytest", "f() { pytest; }; f; f",
+                 "run() { set -- true; \"$@\" pytest; }; run"),
     ),
     "inert-trap": Row(
         honest=("trap 'echo done >> log.txt' EXIT; pytest", "trap 'rm -f tmp.txt' EXIT INT TERM; pytest",
@@ -137,7 +149,8 @@ TOOL_ROWS: dict[str, Row] = {
                                  refused=("ruff check --exit-zero .", "ruff check -e ."),
                                  program="ruff", files=RUFF_PROJECT, real=("ruff",)),
     "forced-success (pytest)": Row(honest=("pytest -q", "PYTEST_ADDOPTS=-q pytest"),
-                                   refused=("pytest --co", "PYTEST_ADDOPTS=--co pytest"),
+                                   refused=("pytest --co", "PYTEST_ADDOPTS=--co pytest", "pytest --setup-plan",
+                                            "pytest --fixtures", "pytest -qh", "pytest -o addopts=--co"),
                                    program="pytest", files=PYTEST_PROJECT, real=("pytest",)),
     "forced-success (make)": Row(honest=("make test", "make -k test"),
                                  refused=("make -ik test", "MAKEFLAGS=i make test"),

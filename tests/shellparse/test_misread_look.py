@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shellparse._misread import _candidates
+from shellparse._misread import _candidates, _may_misread
 
 # The look as one alternation (a boundary or a class at the start of two of its branches).
 _ONE_PATTERN = re.compile(rb"\btime[ \t]+(?:-p[ \t]+)?(?:--[ \t]+)?[{!]\s|![ \t]+\{\s|\n[ \t]*\\|\S\\\n\S")
@@ -29,3 +29,11 @@ def test_a_boundary_at_the_start_and_after_a_word_character() -> None:
     found = [any(candidate.search(data) for candidate in _candidates())
              for data in (b"time { x", b"a; time { x", b"runtime { x", b"\\\nx", b"a\\\nx", b" \\\nx")]
     assert found == [True, True, False, False, True, False]
+
+
+@given(st.lists(_PIECES, max_size=14).map(b"".join))
+def test_the_quick_look_finds_what_the_alternation_finds(data: bytes) -> None:
+    """Looking only where the bytes each shape needs are answers as the alternation does, on a text
+    and on the text with the newline the parse adds after it."""
+    assert _may_misread(data) == (_ONE_PATTERN.search(data) is not None)
+    assert _may_misread(data + b"\n") == (_ONE_PATTERN.search(data + b"\n") is not None)

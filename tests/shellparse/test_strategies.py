@@ -22,6 +22,7 @@ from shellparse.strategies import (
     checks,
     commands,
     false_witness_commands,
+    fuzzed_commands,
     honest_commands,
     masked_commands,
     reporting_commands,
@@ -173,7 +174,7 @@ def test_commands_draw_every_expectation() -> None:
 
 @pytest.mark.parametrize("factory", [checks, wrapped_checks, attributed_commands, reporting_commands,
                                      masked_commands, commands, false_witness_commands, honest_commands,
-                                     unattributed_commands, residual_commands])
+                                     unattributed_commands, residual_commands, fuzzed_commands])
 @settings(max_examples=5)
 @given(data=st.data())
 def test_strategies_are_search_strategies(factory: Any, data: st.DataObject) -> None:

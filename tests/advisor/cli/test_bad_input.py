@@ -72,7 +72,7 @@ ROWS: dict[str, Row] = {
                             "witness packet: /dev/null: a character device, not a transcript file or stream"),
     "packet: standard input": Row('"$W" packet - < s.jsonl', 0, "", "case packet for root"),
     "packet: --upto past the end": Row('"$W" packet --upto 999 s.jsonl', 2,
-                                       "witness packet: --upto 999: the session has only 6 tool result(s)"),
+                                       "witness packet: --upto 999: the session has only 6 tool call(s)"),
     "packet: into a full disk": Row('"$W" packet s.jsonl > /dev/full', 0, ""),
     # witness consult (--dry-run: no model)
     "consult: an empty path": Row("\"$W\" consult --dry-run ''", 2, "witness consult: '': an empty path names nothing"),

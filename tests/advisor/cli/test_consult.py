@@ -167,6 +167,26 @@ def test_the_workspace_defaults_to_the_sessions_directory_when_it_exists(tmp_pat
     assert "ANSWER = 42" in json.dumps(model_server.requests[1].body)
 
 
+@pytest.mark.parametrize("where", ["recorded home", "--workspace /"])
+def test_a_workspace_at_the_root_or_the_home_directory_is_refused_before_any_model_is_asked(
+        tmp_path: Path, home: Path, monkeypatch: pytest.MonkeyPatch, model_server: ModelServer, where: str) -> None:
+    """A session started in the home directory (the default workspace), or `--workspace /`, would let the advisor
+    read every file of the user: `witness consult` says so in one line and what to pass, exits 2, asks no model."""
+    user = tmp_path / "me"
+    user.mkdir()
+    monkeypatch.setenv("HOME", str(user))
+    lines = [json.loads(line) for line in session(tmp_path).read_text().splitlines()]
+    (tmp_path / "here.jsonl").write_text("".join(json.dumps({**line, "cwd": str(user)}) + "\n" for line in lines))
+    extra = ["--workspace", "/"] if where == "--workspace /" else []
+    done = witness("consult", str(tmp_path / "here.jsonl"), "--model", "gpt-test", "--base-url",
+                   model_server.openai_base_url, *extra, env={"HOME": str(user), "WITNESS_HOME": str(home)})
+    assert done.returncode == ExitCode.USAGE
+    message = done.stderr.decode()
+    assert message.startswith("witness consult: the workspace ") and message.count("\n") == 1
+    assert "--workspace" in message and "Traceback" not in message
+    assert not model_server.requests
+
+
 def test_the_question_is_asked(tmp_path: Path, home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """`--question` becomes the executor's question in the last message, before the instruction."""
     main(["consult", "--dry-run", "--json", "--question", "Is the retry fix complete?", str(session(tmp_path))])

@@ -34,13 +34,14 @@ def test_the_group_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) ->
     """`witness --help` names every subcommand, each loaded on demand, and exits 0."""
     assert main(["--help"]) == ExitCode.OK
     out = capsys.readouterr().out
-    for name in ("check", "audit", "hook", "consult", "log", "mcp", "packet", "serve"):
+    for name in ("check", "audit", "hook", "consult", "log", "mcp", "packet", "serve", "install", "uninstall"):
         assert f"  {name} " in out
     assert sorted(cli.list_commands(click.Context(cli))) == [
-        "audit", "check", "consult", "hook", "log", "mcp", "packet", "serve"]
+        "audit", "check", "consult", "hook", "install", "log", "mcp", "packet", "serve", "uninstall"]
 
 
-@pytest.mark.parametrize("name", ["check", "audit", "hook", "consult", "log", "mcp", "packet", "serve"])
+@pytest.mark.parametrize("name", ["check", "audit", "hook", "consult", "log", "mcp", "packet", "serve", "install",
+                                  "uninstall"])
 def test_each_subcommand_has_its_help(name: str) -> None:
     """`witness NAME --help` shows that command's usage."""
     result = CliRunner().invoke(cli, [name, "--help"])

@@ -7,17 +7,9 @@ from typing import Any
 
 import httpx2
 
-from advisor.consult import (
-    ADVISOR_SYSTEM_PROMPT,
-    AdvisorPrompt,
-    Consultation,
-    ConsultationLog,
-    ConsultSettings,
-    Investigation,
-    consult,
-    investigation_tools,
-)
-from advisor.models import AnthropicModel, ModelConfig, OpenAIChatModel, UserMessage
+from advisor.consult import Consultation, ConsultationLog, ConsultSettings, Investigation, consult
+from advisor.models import AnthropicModel, ChatUser, ModelConfig, OpenAIChatModel
+from advisor.prompt import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt, investigation_tools
 from tests.support.model_server import ModelServer
 
 CATALOGUE = "## Executor's tool catalogue (names and purpose only)\n\n- Bash — Run a shell command."
@@ -28,9 +20,10 @@ def prompt(settings: ConsultSettings | None = None, *, question: str = "Is the f
     """A two-message prompt as the ledger shapes it: the catalogue (stable), then the log and question."""
     log = f"<executor_log>\n[user] fix the retry bug\n#e3 Bash · pytest -q · 2 lines\n</executor_log>\n\n" \
           f"Executor's question: {question}\n\nAdvise the executor on the situation above."
-    return AdvisorPrompt(system=ADVISOR_SYSTEM_PROMPT, messages=(UserMessage(CATALOGUE), UserMessage(log)),
-                         stable_prefix_messages=1, tools=investigation_tools(settings or ConsultSettings()),
-                         session_id=session)
+    chosen = settings or ConsultSettings()
+    tools = investigation_tools(rounds=chosen.max_rounds > 0, workspace=chosen.repo_tools)
+    return AdvisorPrompt(system=ADVISOR_SYSTEM_PROMPT, messages=(ChatUser(CATALOGUE), ChatUser(log)),
+                         stable_prefix_messages=1, tools=tools, session_id=session)
 
 
 async def run(server: ModelServer, *, workspace: Path | None = None, provider: str = "openai",
@@ -46,7 +39,7 @@ async def run(server: ModelServer, *, workspace: Path | None = None, provider: s
     async with httpx2.AsyncClient() as http:
         client = AnthropicModel(config, http_client=http, api_key="k") if provider == "anthropic" \
             else OpenAIChatModel(config, http_client=http, api_key="k")
-        return await consult(the_prompt, client, settings=settings,
+        done = await consult(the_prompt, client, settings=settings,
                              investigation=Investigation(workspace, settings=settings,
-                                                         expand={"e3": "2 passed in 0.1s"}.get),
-                             log=ConsultationLog(log) if log is not None else False, **options)
+                                                         expand={"e3": "2 passed in 0.1s"}.get), **options)
+        return ConsultationLog(log).keep(done) if log is not None else done

@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Investigation, consult
-from advisor.models import ScriptedModel, UserMessage
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult
+from advisor.models import ChatUser, ScriptedModel
+from advisor.prompt import AdvisorPrompt
 from tests.support.secrets import SEEDED
 
 OUTSIDE = "OUTSIDE-TRAP-5d1e"
@@ -115,10 +116,10 @@ def test_whatever_the_advisor_asks_nothing_outside_or_denied_reaches_it(
     file, the workspace's secret only redacted; no repository program ran; every call returned a result."""
     root, ran = traps
     model = ScriptedModel([{"tool_calls": requested}, "Severity: none"])
-    prompt = AdvisorPrompt(system="advise", messages=(UserMessage("look around"),))
+    prompt = AdvisorPrompt(system="advise", messages=(ChatUser("look around"),))
     book = ConsultationLog(tmp_path / f"log-{len(os.listdir(tmp_path))}")
-    result = asyncio.run(consult(prompt, model, investigation=Investigation(root, settings=ConsultSettings(
-        max_rounds=3, retry_delay=0)), log=book))
+    result = book.keep(asyncio.run(consult(prompt, model, investigation=Investigation(root, settings=ConsultSettings(
+        max_rounds=3, retry_delay=0)))))
     assert result.stop_reason == "answered"
     sent = "".join(request.model_dump_json() for request in model.requests)
     written = book.path.read_text()

@@ -1,5 +1,6 @@
-"""A session started in the user's home directory makes it the workspace: the credential files of the
-coding agents' own hosts and of everyday tools there are refused like the rest.
+"""A workspace holding what a home directory holds (a home directory itself is refused as a workspace, but
+not a copy of one, nor a project that keeps such files): the credential files of the coding agents' own
+hosts and of everyday tools there are refused like the rest.
 
 Claude Code keeps its OAuth tokens in `~/.claude/.credentials.json`, Codex in `~/.codex/auth.json`,
 the GitHub CLI in `~/.config/gh/hosts.yml`, cargo in `~/.cargo/credentials.toml`; shell and REPL

@@ -7,14 +7,19 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import struct
+import zlib
 from pathlib import Path
 
 import pytest
 
-from advisor.consult import AdvisorPrompt, ConsultationLog, ConsultSettings, Investigation, consult
-from advisor.models import ModelConfig, Provider, UserMessage, make_model
+from advisor.consult import ConsultationLog, ConsultSettings, Investigation, consult
+from advisor.models import ChatUser, ModelConfig, Provider, make_model
+from advisor.models import ToolCall as ModelToolCall
+from advisor.prompt import AdvisorPrompt
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply, ToolCall
+from tests.support.secrets import SEEDED
 
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJ"
                        "RU5ErkJggg==")
@@ -27,13 +32,13 @@ def _consult(tmp_path: Path, server: ModelServer, provider: Provider) -> Consult
     url = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     model = make_model(ModelConfig(provider=provider, model="scripted-test-double", base_url=url, max_retries=0))
     settings = ConsultSettings(retry_delay=0)
-    prompt = AdvisorPrompt(system="advise", messages=(UserMessage("look at shot.png"),),
+    prompt = AdvisorPrompt(system="advise", messages=(ChatUser("look at shot.png"),),
                            tools=Investigation(tmp_path, settings=settings).declarations())
     book = ConsultationLog(tmp_path / "log")
 
     async def run() -> None:
         try:
-            await consult(prompt, model, investigation=Investigation(tmp_path, settings=settings), log=book)
+            book.keep(await consult(prompt, model, investigation=Investigation(tmp_path, settings=settings)))
         finally:
             await model.aclose()
 
@@ -61,3 +66,23 @@ def test_a_read_image_reaches_the_model_as_an_image(tmp_path: Path, model_server
         assert body["messages"][-2]["role"] == "tool"
     logged = book.path.read_text()
     assert data not in logged and json.loads(logged)["transcript"]["messages"][2]["content"][1]["size"] == len(PNG)
+
+
+def _with_text(png: bytes, keyword: str, text: str) -> bytes:
+    """The PNG with a `tEXt` chunk (a keyword and its text, as image tools store comments) after its header."""
+    body = b"tEXt" + keyword.encode("latin-1") + b"\0" + text.encode("latin-1")
+    chunk = struct.pack(">I", len(body) - 4) + body + struct.pack(">I", zlib.crc32(body))
+    return png[:33] + chunk + png[33:]
+
+
+@pytest.mark.parametrize(("comment", "shown"), [
+    (f"deploy token {SEEDED}", False), ("password=Zq8#kLm2vX9p", False), ("Made with a screenshot tool", True),
+])
+def test_an_image_whose_metadata_holds_a_credential_is_named_not_shown(tmp_path: Path, comment: str,
+                                                                       shown: bool) -> None:
+    """An image cannot be redacted: one whose text (a PNG comment) holds what the redactor takes for a secret is
+    named and not attached; one whose comment is ordinary is attached."""
+    (tmp_path / "shot.png").write_bytes(_with_text(PNG, "Comment", comment))
+    outcome = Investigation(tmp_path).run(ModelToolCall(id="c1", name="read", arguments={"path": "shot.png"}))
+    assert bool(outcome.images) is shown
+    assert ("not shown" in outcome.text) is not shown and SEEDED not in outcome.text

@@ -17,9 +17,8 @@ from tests.advisor.consult.helpers import prompt
 def _consult(directory: Path, text: str = "Severity: nit\nrename", session: str = "s1") -> str:
     """One consultation with the scripted test double, logged to ``directory``; returns its id."""
     model = ScriptedModel([{"text": text, "usage": {"input_tokens": 100, "output_tokens": 10}}])
-    done = asyncio.run(consult(prompt(session=session), model, log=ConsultationLog(directory),
-                               settings=ConsultSettings(retry_delay=0)))
-    return done.id
+    done = asyncio.run(consult(prompt(session=session), model, settings=ConsultSettings(retry_delay=0)))
+    return ConsultationLog(directory).keep(done).id
 
 
 def test_records_list_and_load(tmp_path: Path) -> None:
@@ -51,7 +50,7 @@ def test_unknown_and_ambiguous_ids(tmp_path: Path) -> None:
 
 
 def test_session_spend_is_summed_from_the_log(tmp_path: Path) -> None:
-    """A session's spending is the sum of its logged consultations, and consult() uses it by default."""
+    """A session's spending is the sum of its logged consultations (what a caller hands consult() as `spent`)."""
     _consult(tmp_path)
     _consult(tmp_path)
     _consult(tmp_path, session="other")
@@ -90,8 +89,11 @@ def test_concurrent_writers_never_interleave(tmp_path: Path) -> None:
 
 
 def test_default_log_is_under_witness_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without a directory, the log is $WITNESS_HOME/log/consultations.jsonl."""
+    """Without a directory, the log is $WITNESS_HOME/log/consultations.jsonl; a consultation itself writes
+    nothing there: its caller keeps it, once."""
     monkeypatch.setenv("WITNESS_HOME", str(tmp_path))
     assert ConsultationLog().path == tmp_path / "log" / "consultations.jsonl"
-    asyncio.run(consult(prompt(), ScriptedModel(["ok"]), settings=ConsultSettings(retry_delay=0)))
+    done = asyncio.run(consult(prompt(), ScriptedModel(["ok"]), settings=ConsultSettings(retry_delay=0)))
+    assert not ConsultationLog().path.exists()
+    ConsultationLog().keep(done)
     assert len(ConsultationLog().summaries()) == 1

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from advisor.consult import ANSWER_NOW, EXHAUSTED, Budget, ConsultSettings, Round, Spend, request_hash
+from advisor.consult import ANSWER_NOW, EXHAUSTED, Budget, ConsultSettings, Round, Spend
 from advisor.models import Prices
+from advisor.prompt import request_hash
 from tests.advisor.consult.helpers import prompt, run
 from tests.support.model_server import ModelServer
 from tests.support.script import Hang, HttpError, Reply, ServerError, ToolCall

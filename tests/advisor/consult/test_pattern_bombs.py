@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -84,13 +85,17 @@ def test_ignore_lines_decide_as_pathspec_does(lines: list[str], name: str, is_di
     """The walk's own reading of `.gitignore` lines ignores exactly what pathspec's `GitIgnoreSpec` ignores."""
     path = name + ("/" if is_dir else "")
     assume(all(_readable(line) for line in lines))
-    expected = GitIgnoreSpec.from_lines(lines).match_file(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        expected = GitIgnoreSpec.from_lines(lines).match_file(path)
     assert Ignores.ignored(((read_rules(lines), 0),), name, is_dir) == expected
 
 
 def _readable(line: str) -> bool:
     try:
-        GitIgnoreSpec.from_lines([line])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            GitIgnoreSpec.from_lines([line])
     except ValueError:
         return False
     return True
@@ -107,3 +112,11 @@ def test_a_gitignore_line_git_cannot_read_is_skipped_not_fatal(tmp_path: Path) -
     for name, arguments in (("find", {"pattern": "*"}), ("grep", {"pattern": "needle"})):
         outcome = investigation.run(ToolCall(id="1", name=name, arguments=arguments))
         assert not outcome.is_error and "app.py" in outcome.text and "out.txt" not in outcome.text
+
+
+def test_a_gitignore_line_with_a_bracket_in_a_set_is_read_without_a_warning() -> None:
+    """A `[[]` line (a set holding `[`) is a rule, and reading it warns of nothing a user would see."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        rules = read_rules(["[[]"])
+    assert Ignores.ignored(((rules, 0),), "[", False)

@@ -86,7 +86,7 @@ def test_budget_accounting_is_conserved(turns: list[dict[str, Any]], limit: int,
     model = ScriptedModel([*turns, *[{"text": "end"}] * 8])
     settings_ = ConsultSettings(max_rounds=rounds, retry_delay=0, budget=Budget(call_tokens=limit))
     the_prompt = prompt(settings_)
-    result = asyncio.run(consult(the_prompt, model, settings=settings_, log=False))
+    result = asyncio.run(consult(the_prompt, model, settings=settings_))
     assert result.usage == sum((a.usage for a in result.attempts), Usage())
     assert len(result.attempts) == len(model.requests) <= rounds + 4
     spent = 0

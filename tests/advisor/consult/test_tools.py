@@ -10,17 +10,10 @@ from typing import Any
 
 import pytest
 
-from advisor.consult import (
-    TOOL_NAMES,
-    ConsultSettings,
-    Investigation,
-    Workspace,
-    clip_middle,
-    git_diff_argv,
-    investigation_tools,
-)
+from advisor.consult import ConsultSettings, Investigation, Workspace, git_diff_argv
 from advisor.consult._tool_git import GitDiffArgs
 from advisor.models import ToolCall
+from advisor.prompt import TOOL_NAMES, clip_middle, investigation_tools
 
 CARDS = {"r1": "THE FULL BODY", "e1": "user words", "big": "x" * 9000}
 
@@ -64,15 +57,16 @@ def _run(root: Path, call: ToolCall, **settings: Any) -> Any:
 
 def test_declarations_are_the_six_read_only_tools() -> None:
     """All six tools are declared, in a fixed order; no mutating tool ever is (TOOLS-1, GIT-10, LOOP-13)."""
-    names = [tool.name for tool in investigation_tools(ConsultSettings())]
+    names = [tool.name for tool in investigation_tools()]
     assert tuple(names) == TOOL_NAMES == ("advisor_expand", "read", "grep", "find", "ls", "git_diff")
     assert not {"edit", "write", "bash", "apply_patch"} & set(names)
-    assert [t.name for t in investigation_tools(ConsultSettings(repo_tools=False))] == ["advisor_expand"]
-    assert investigation_tools(ConsultSettings(max_rounds=0)) == ()
-    for tool in investigation_tools(ConsultSettings()):
+    without = Investigation(Path("."), settings=ConsultSettings(repo_tools=False))
+    assert [t.name for t in without.declarations()] == ["advisor_expand"]
+    assert investigation_tools(rounds=False) == ()
+    for tool in investigation_tools():
         assert tool.parameters["type"] == "object" and tool.parameters["additionalProperties"] is False
-    assert json.dumps([t.model_dump() for t in investigation_tools(ConsultSettings())]) == json.dumps(
-        [t.model_dump() for t in investigation_tools(ConsultSettings())])
+    assert json.dumps([t.model_dump() for t in investigation_tools()]) == json.dumps(
+        [t.model_dump() for t in investigation_tools()])
 
 
 def test_a_consultation_without_a_workspace_declares_only_expand() -> None:
@@ -80,7 +74,7 @@ def test_a_consultation_without_a_workspace_declares_only_expand() -> None:
     the advisor's rounds), and a workspace tool called anyway is refused, not run."""
     investigation = Investigation(None, expand=CARDS.get, settings=ConsultSettings())
     assert [tool.name for tool in investigation.declarations()] == ["advisor_expand"]
-    assert investigation_tools(ConsultSettings(), workspace=False) == investigation.declarations()
+    assert investigation_tools(workspace=False) == investigation.declarations()
     refused = investigation.run(_call("read", path="README.md"))
     assert refused.is_error and "no workspace" in refused.text
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from advisor.consult import DEFAULT_DENY, ToolFailure, Workspace
-from advisor.errors import WorkspaceError
+from advisor.consult import DEFAULT_DENY, Workspace, session_workspace
+from advisor.errors import ToolFailure, WorkspaceError
 
 
 @pytest.fixture
@@ -135,3 +135,20 @@ def test_default_patterns_are_the_credential_shapes() -> None:
             "**/.docker/config.json", ".kube", "kubeconfig*", "id_ed25519*", "*.jks", "*.keystore",
             "credentials*.json", "service-account*.json", ".terraform", "*.tfstate", ".vault-token",
             "secrets.*"} <= set(DEFAULT_DENY)
+
+
+@pytest.mark.parametrize("which", ["root", "home", "above home"])
+def test_the_file_systems_root_and_the_home_directory_are_refused_as_workspaces(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, which: str) -> None:
+    """`/`, the home directory and a directory above it hold every project and credential of the user: each is
+    refused with a message saying which it is; a project inside the home directory is a workspace."""
+    home = tmp_path / "users" / "me"
+    (home / "project").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    root = {"root": Path("/"), "home": home, "above home": tmp_path / "users"}[which]
+    with pytest.raises(WorkspaceError, match={"root": "root of the file system", "home": "is the home directory",
+                                              "above home": "holds the home directory"}[which]):
+        Workspace(root)
+    assert session_workspace(str(root)) is None
+    assert Workspace(home / "project").root == (home / "project").resolve()
+    assert session_workspace(str(home / "project")) == home / "project"

@@ -13,7 +13,7 @@ from tests.advisor.gateway.helpers import SHELL, USER, advisor
 from tests.support.model_server import ModelServer
 
 ENTRY_CASES: list[tuple[str, Any, str]] = [
-    ("unknown tool type", [{"type": "web_search"}], "unknown_tool_type"),
+    ("unknown tool type beside an advisor", [advisor(), {"type": "web_search"}], "unknown_tool_type"),
     ("another gateway's advisor", [{"type": "phaseo:advisor", "parameters": {}}], "unknown_tool_type"),
     ("tools not an array", {"type": "function"}, "invalid_tools"),
     ("tool not an object", ["witness:advisor"], "invalid_tools"),

@@ -100,7 +100,8 @@ def test_a_stream_without_advisors_is_relayed_from_the_upstream(client: openai.O
     assert model_server.requests[0].body["stream"] is True
 
 
-def test_a_client_disconnect_cancels_the_upstream_work(model_server: ModelServer) -> None:
+@pytest.mark.parametrize("route", ["chat/completions", "responses"])
+def test_a_client_disconnect_cancels_the_upstream_work(model_server: ModelServer, route: str) -> None:
     """Closing the stream mid-loop cancels the consultation in flight: the upstream connection is released and
     the gateway's tasks end, instead of waiting out the advisor."""
     model_server.on(lambda r: Hang(60) if r.model == "adv" else None)
@@ -109,8 +110,9 @@ def test_a_client_disconnect_cancels_the_upstream_work(model_server: ModelServer
         with httpx2.Client(timeout=30) as http:
             http.get(server.url + "/healthz")
             idle = gateway_tasks(server)
-            body = {"model": "gpt-test", "messages": USER, "tools": TOOLS, "stream": True}
-            with http.stream("POST", server.base_url + "/chat/completions", json=body) as response:
+            conversation = {"messages": USER} if route == "chat/completions" else {"input": "Plan it."}
+            body = {"model": "gpt-test", **conversation, "tools": TOOLS, "stream": True}
+            with http.stream("POST", f"{server.base_url}/{route}", json=body) as response:
                 for line in response.iter_lines():
                     if line.startswith(":"):
                         break

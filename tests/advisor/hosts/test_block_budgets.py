@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from advisor.hosts import BlockCounter, BlockKey
+from obligations import ROOT_AGENT
 from tests.advisor.hosts.hook_sessions import (
     OWN_FAILURE,
     agent_id,
@@ -64,10 +65,11 @@ from pathlib import Path
 import pytest
 
 from advisor.hosts import BlockCounter, BlockKey
+from obligations import ROOT_AGENT
 start = float(sys.argv[2])
 time.sleep(max(0.0, start - time.time()))
 for _ in range(100):
-    granted = BlockCounter(Path(sys.argv[1])).count(BlockKey("claude-code", "s", "main", "t"), 3)
+    granted = BlockCounter(Path(sys.argv[1])).count(BlockKey("claude-code", "s", "root", "t"), 3)
     if granted is not None:
         print(granted)
 """
@@ -101,8 +103,49 @@ def test_hooks_installed_twice_and_run_at_once_block_within_the_budget(tmp_path:
 def test_a_corrupt_count_file_counts_from_zero(tmp_path: Path) -> None:
     """A state file that is not JSON (or of an older layout) is read as no blocks yet, never as an error."""
     counter = BlockCounter(tmp_path)
-    key = BlockKey("codex", "s", "main", "t")
+    key = BlockKey("codex", "s", "root", "t")
     counter.path(key).write_text('{"task": "t", "blocks": 2}')
     assert counter.count(key, 3) == 1
     counter.path(key).write_text("{not json")
     assert counter.count(key, 3) == 1
+
+
+def test_a_count_kept_before_the_root_agent_was_named_root_still_counts(tmp_path: Path) -> None:
+    """A version-2 file named the session's agent `main`; read now, its count is the root agent's, so an
+    upgrade in the middle of a task neither resets the budget nor lets the agent stop early."""
+    counter = BlockCounter(tmp_path)
+    key = BlockKey("claude-code", "s", ROOT_AGENT, "root:3")
+    counter.path(key).write_text(json.dumps({"version": 2, "agents": {"main": {"task": "root:3", "blocks": 2}}}))
+    assert counter.count(key, 3) == 3
+    assert counter.count(key, 3) is None
+    assert json.loads(counter.path(key).read_text())["agents"] == {ROOT_AGENT: {"task": "root:3", "blocks": 3}}
+
+
+def test_the_hook_path_names_the_root_agent_as_the_tracker_does() -> None:
+    """The constants the click-free hook path reads are the ones the Stop logic and the tracker use."""
+    from advisor.hosts import _constants, _settings
+
+    assert _constants.ROOT_AGENT == ROOT_AGENT
+    assert _settings.deadline({}) == _constants.DEFAULT_DEADLINE
+    assert _settings.deadline({}, _constants.REVIEW_DEADLINE) == _constants.REVIEW_DEADLINE
+
+
+def test_counts_kept_by_either_older_layout_still_count(tmp_path: Path) -> None:
+    """A version-3 file (named by the hash of the session id, the session's agent `main`) and a version-2 file
+    (named after the id made safe) are read as the root agent's count while the session has no current file; once
+    it has one, that file alone is read, and it is version 4 under the hashed name."""
+    from advisor.hosts._blocks import legacy_file
+
+    counter = BlockCounter(tmp_path)
+    hashed = BlockKey("claude-code", "s-3", ROOT_AGENT, "root:3")
+    counter.path(hashed).write_text(json.dumps({"version": 3, "agents": {"main": {"task": "root:3", "blocks": 2}}}))
+    assert counter.count(hashed, 3) == 3
+    named = BlockKey("codex", "s/2", ROOT_AGENT, "root:1")
+    legacy_file(tmp_path, named).write_text(json.dumps({"version": 2, "agents": {"main": {"task": "root:1",
+                                                                                            "blocks": 1}}}))
+    assert counter.count(named, 3) == 2
+    legacy_file(tmp_path, named).write_text(json.dumps({"version": 2, "agents": {"main": {"task": "root:1",
+                                                                                            "blocks": 0}}}))
+    assert counter.count(named, 3) == 3
+    assert json.loads(counter.path(named).read_text()) == {"version": 4,
+                                                           "agents": {ROOT_AGENT: {"task": "root:1", "blocks": 3}}}

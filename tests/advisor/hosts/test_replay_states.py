@@ -13,7 +13,7 @@ import pytest
 
 from advisor.hosts import KEPT_DAYS, ReplayStates, StopInput, answer_hook
 from advisor.hosts import _replay_states as states_module
-from advisor.hosts._replay import replay
+from advisor.hosts._replay import stopping_work
 from tests.advisor.hosts.hook_sessions import (
     OWN_FAILURE,
     agent_id,
@@ -32,7 +32,7 @@ FAR = time.monotonic() + 3600
 
 def judged(payload: dict[str, object], states: ReplayStates | None) -> dict[str, object]:
     """What the hook's replay makes of the stopping agent's work: the tracker's whole state and the agent judged."""
-    done = replay(StopInput.model_validate(payload), "seed", FAR, io.StringIO(), states)
+    done = stopping_work(StopInput.model_validate(payload), "seed", FAR, io.StringIO(), states)
     return {"tracker": done.tracker.snapshot(), "agent": done.agent}
 
 
@@ -152,3 +152,16 @@ def test_kept_replays_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     names = sorted(path.name for path in folder.iterdir())
     expected = sorted([ReplayStates(folder).path(str(copy), None, "seed").name for copy in copies[1:]] + ["notes.txt"])
     assert names == expected
+
+
+def test_the_fingerprint_covers_every_formats_reader() -> None:
+    """A kept replay's fingerprint covers the reader of every format witness reads (Qwen Code's and Factory Droid's
+    among them), so a change to any reader discards the replays it kept."""
+    from obligations.sources import FORMATS
+    from obligations.sources._transcript import _FORMATS
+
+    root = Path(states_module.__file__).resolve().parents[2]
+    covered = set(states_module.fingerprinted(root))
+    assert set(_FORMATS) == set(FORMATS)
+    assert {f"obligations/sources/{kind.module}.py" for kind in _FORMATS.values()} <= covered
+    assert {"obligations/sources/_qwen.py", "obligations/sources/_droid.py"} <= covered

@@ -21,7 +21,7 @@ def _age(path: Path, days: float) -> Path:
 
 
 def _old_session_files(folder: Path) -> tuple[Path, Path]:
-    old = BlockKey("claude-code", "old", "main", "t")
+    old = BlockKey("claude-code", "old", "root", "t")
     BlockCounter(folder).count(old, 3)
     ReviewedStates(folder).claim(old, "digest")
     return (_age(BlockCounter(folder).path(old), KEPT_DAYS + 1),
@@ -33,10 +33,10 @@ def test_a_new_sessions_first_file_removes_its_kinds_stale_files(tmp_path: Path)
     (not a session changed within them, nor a reviewed state: each kind prunes its own, under its own lock); its
     first reviewed state removes the stale reviewed states."""
     counts, reviewed = _old_session_files(tmp_path)
-    recent = BlockKey("codex", "recent", "main", "t")
+    recent = BlockKey("codex", "recent", "root", "t")
     BlockCounter(tmp_path).count(recent, 3)
     recent_file = _age(BlockCounter(tmp_path).path(recent), KEPT_DAYS - 1)
-    new = BlockKey("claude-code", "new", "main", "t")
+    new = BlockKey("claude-code", "new", "root", "t")
     BlockCounter(tmp_path).count(new, 3)
     assert not counts.exists() and reviewed.exists() and recent_file.exists()
     ReviewedStates(tmp_path).claim(new, "digest")
@@ -56,7 +56,7 @@ def test_only_state_files_are_removed(tmp_path: Path) -> None:
             path.write_text("x")
         _age(path, KEPT_DAYS * 10)
     (tmp_path / "folder.json").mkdir()
-    ReviewedStates(tmp_path).claim(BlockKey("codex", "new", "main", "t"), "digest")
+    ReviewedStates(tmp_path).claim(BlockKey("codex", "new", "root", "t"), "digest")
     assert all(path.exists() for path in others) and (tmp_path / "folder.json").is_dir()
     assert not abandoned.exists()
     kept = [BlockCounter(tmp_path).path(BlockKey("claude-code", "old", "main", "t")).name, "folder.json",
@@ -67,7 +67,7 @@ def test_only_state_files_are_removed(tmp_path: Path) -> None:
 def test_a_sessions_own_old_file_is_read_before_it_could_go(tmp_path: Path) -> None:
     """A session resumed after a long pause keeps counting in its own file (it is only replaced, never
     removed first): its next block is the one after those already counted."""
-    key = BlockKey("claude-code", "paused", "main", "t")
+    key = BlockKey("claude-code", "paused", "root", "t")
     counter = BlockCounter(tmp_path)
     assert counter.count(key, 3) == 1
     _age(counter.path(key), KEPT_DAYS + 5)

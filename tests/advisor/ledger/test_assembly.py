@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from advisor.consult import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt
 from advisor.gateway import GATEWAY_TRANSCRIPT_PROMPT
 from advisor.ledger import Ledger, LedgerSettings, catalogue_message, first_sentence
+from advisor.prompt import ADVISOR_SYSTEM_PROMPT, AdvisorPrompt
 from obligations import AgentSpawned, Compaction, Event, HostMessage, ToolCatalogue, ToolInfo
 from tests.advisor.ledger.builders import advice, ask, call, compaction, result, round_, say, user
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from advisor.consult import clip_middle
 from advisor.ledger import card, edit_shape, primary_argument, size, verbatim
 from advisor.ledger._text import clip
+from advisor.prompt import clip_middle
 from tests.advisor.ledger.builders import call, result
 
 

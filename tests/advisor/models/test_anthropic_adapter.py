@@ -10,13 +10,13 @@ import pytest
 from advisor.errors import ModelRefused, ModelUnavailable
 from advisor.models import (
     AnthropicModel,
-    AssistantMessage,
+    ChatAssistant,
+    ChatTool,
+    ChatUser,
     ModelConfig,
     ModelRequest,
     ToolCall,
-    ToolMessage,
     ToolSpec,
-    UserMessage,
 )
 from tests.support.model_server import ModelServer
 from tests.support.script import Drop, Hang, HttpError, RateLimited, Reply, ServerError
@@ -34,7 +34,7 @@ def _config(server: ModelServer, **settings: Any) -> ModelConfig:
 
 
 def _request(**fields: Any) -> ModelRequest:
-    return ModelRequest(**{"system": "You are the advisor.", "messages": (UserMessage(content="Is this done?"),),
+    return ModelRequest(**{"system": "You are the advisor.", "messages": (ChatUser(content="Is this done?"),),
                            **fields})
 
 
@@ -63,11 +63,11 @@ async def test_request_shape_cache_breakpoints_and_routing(model_server: ModelSe
     """System and the stable prefix's last block carry cache_control; tool results join the next user turn."""
     model_server.enqueue(Reply(text="ok"))
     request = _request(
-        messages=(UserMessage(content="catalogue"), UserMessage(content="ledger"),
-                  AssistantMessage(content="past advice"), UserMessage(content="question"),
-                  AssistantMessage(tool_calls=(ToolCall(id="t1", name="read", arguments={"path": "a"}),)),
-                  ToolMessage(tool_call_id="t1", name="read", content="denied", is_error=True),
-                  UserMessage(content="answer now")),
+        messages=(ChatUser(content="catalogue"), ChatUser(content="ledger"),
+                  ChatAssistant(content="past advice"), ChatUser(content="question"),
+                  ChatAssistant(tool_calls=(ToolCall(id="t1", name="read", arguments={"path": "a"}),)),
+                  ChatTool(tool_call_id="t1", name="read", content="denied", is_error=True),
+                  ChatUser(content="answer now")),
         tools=(READ,), stable_prefix_messages=3, routing_key="advisor:s1", reasoning_effort="minimal",
         max_output_tokens=500)
     await _complete(model_server, request)
@@ -100,8 +100,8 @@ async def test_thinking_blocks_go_back_with_the_tool_turn(model_server: ModelSer
     model_server.enqueue(Reply(reasoning="plan", tool_calls=[ScriptedCall("read", {"path": "a"}, id="t1")]),
                          Reply(text="done"))
     first = await _complete(model_server, _request(tools=(READ,)))
-    follow = _request(tools=(READ,), messages=(UserMessage(content="q"), first.as_message(),
-                                               ToolMessage(tool_call_id="t1", name="read", content="body")))
+    follow = _request(tools=(READ,), messages=(ChatUser(content="q"), first.as_message(),
+                                               ChatTool(tool_call_id="t1", name="read", content="body")))
     assert (await _complete(model_server, follow)).text == "done"
     blocks = model_server.requests[1].body["messages"][1]["content"]
     assert [b["type"] for b in blocks] == ["thinking", "tool_use"] and blocks[0]["signature"]

@@ -9,14 +9,14 @@ import pytest
 
 from advisor.errors import ModelRefused, ModelUnavailable
 from advisor.models import (
-    AssistantMessage,
+    ChatAssistant,
+    ChatTool,
+    ChatUser,
     ModelConfig,
     ModelRequest,
     OpenAIChatModel,
     ToolCall,
-    ToolMessage,
     ToolSpec,
-    UserMessage,
 )
 from tests.support.model_server import ModelServer
 from tests.support.script import Drop, Hang, HttpError, RateLimited, Reply, ServerError
@@ -33,7 +33,7 @@ def _config(server: ModelServer, **settings: Any) -> ModelConfig:
 
 
 def _request(**fields: Any) -> ModelRequest:
-    return ModelRequest(**{"system": "You are the advisor.", "messages": (UserMessage(content="Is this done?"),),
+    return ModelRequest(**{"system": "You are the advisor.", "messages": (ChatUser(content="Is this done?"),),
                            **fields})
 
 
@@ -74,11 +74,11 @@ async def test_request_shape(model_server: ModelServer) -> None:
     """System prompt, tool round trip, cache key, effort and output cap go out as chat-completions fields."""
     model_server.enqueue(Reply(text="ok"))
     request = _request(
-        messages=(UserMessage(content="look"),
-                  AssistantMessage(content="checking", tool_calls=(ToolCall(id="c1", name="read",
+        messages=(ChatUser(content="look"),
+                  ChatAssistant(content="checking", tool_calls=(ToolCall(id="c1", name="read",
                                                                             arguments={"path": "a"}),)),
-                  ToolMessage(tool_call_id="c1", name="read", content="body", is_error=True),
-                  UserMessage(content="answer now")),
+                  ChatTool(tool_call_id="c1", name="read", content="body", is_error=True),
+                  ChatUser(content="answer now")),
         tools=(READ,), stable_prefix_messages=1, routing_key="advisor:s1", reasoning_effort="high",
         max_output_tokens=300, temperature=0.2)
     await _complete(model_server, request)

@@ -14,20 +14,20 @@ from pydantic import ValidationError
 from advisor.errors import ConfigError, ModelRefused, ModelUnavailable
 from advisor.models import (
     TEST_DOUBLE_MODEL,
-    AssistantMessage,
+    ChatAssistant,
+    ChatUser,
     ModelClient,
     ModelConfig,
     ModelRequest,
     ScriptedModel,
     ToolSpec,
-    UserMessage,
     complete_sync,
     estimate_tokens,
     make_model,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
-REQUEST = ModelRequest(system="s", messages=(UserMessage(content="question"),))
+REQUEST = ModelRequest(system="s", messages=(ChatUser(content="question"),))
 
 
 def test_scripted_model_answers_in_order_and_says_it_is_a_test_double(tmp_path: Path) -> None:
@@ -70,14 +70,14 @@ def test_a_bad_script_file_is_a_config_error(tmp_path: Path) -> None:
 def test_requests_are_validated() -> None:
     """A stable prefix longer than the messages, or a bad role, is refused."""
     with pytest.raises(ValidationError, match="exceeds"):
-        ModelRequest(system="s", messages=(UserMessage(content="x"),), stable_prefix_messages=2)
+        ModelRequest(system="s", messages=(ChatUser(content="x"),), stable_prefix_messages=2)
     with pytest.raises(ValidationError):
         ModelRequest.model_validate({"system": "s", "messages": [{"role": "system", "content": "x"}]})
 
 
 def test_requests_round_trip_as_json() -> None:
     """A request serialises to JSON and back unchanged (the log keeps requests as JSON)."""
-    request = ModelRequest(system="s", messages=(UserMessage(content="a"), AssistantMessage(content="b")),
+    request = ModelRequest(system="s", messages=(ChatUser(content="a"), ChatAssistant(content="b")),
                            tools=(ToolSpec(name="t", description="d", parameters={"type": "object"}),),
                            stable_prefix_messages=1, routing_key="r")
     assert ModelRequest.model_validate_json(request.model_dump_json()) == request
@@ -86,7 +86,7 @@ def test_requests_round_trip_as_json() -> None:
 def test_token_estimate_counts_text_and_schemas() -> None:
     """The estimate is characters / 4 over system, messages and tool schemas."""
     tool = ToolSpec(name="t", description="d", parameters={"type": "object"})
-    request = ModelRequest(system="x" * 40, messages=(UserMessage(content="y" * 40),), tools=(tool,))
+    request = ModelRequest(system="x" * 40, messages=(ChatUser(content="y" * 40),), tools=(tool,))
     assert estimate_tokens(request) == -(-(80 + 2 + len('{"type":"object"}')) // 4)
 
 

@@ -20,10 +20,11 @@ import pytest
 from agents import Agent, OpenAIResponsesModel, function_tool
 from openai import AsyncOpenAI
 
-from advisor.consult import ConsultationLog
-from advisor.models import ModelConfig, OpenAIChatModel
+from advisor.consult import ConsultationLog, ConsultSettings
+from advisor.models import ModelConfig, OpenAIChatModel, ToolSpec
 from advisor.openai_agents import AgentsAdvisor, tool_exit
-from advisor.orchestration import AdvisorHost, HostSettings, RunLog
+from advisor.orchestration import AdvisorHost, HostSettings, HostTool, RunLog
+from tests.advisor.orchestration.helpers import GatedModel, verdict
 from tests.support.agents_script import (
     ADVISOR_MODEL,
     EXECUTOR_MODEL,
@@ -32,7 +33,7 @@ from tests.support.agents_script import (
     run_bash,
 )
 from tests.support.model_server import ModelServer
-from tests.support.script import ToolCall
+from tests.support.script import Reply, ToolCall
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[3]
@@ -111,6 +112,54 @@ def test_root_and_worker_each_fail_a_check_escalate_and_get_advice(model_server:
     # The root's fix and genuine re-run closed its own obligation; the worker's check never passed,
     # and the root inherits it.
     assert [(item.check, item.failed_by) for item in open_items] == [("python -m unittest -q test_worker1", "worker1")]
+
+
+def test_a_tool_call_the_host_refuses_is_never_run(model_server: ModelServer, tmp_path: Path) -> None:
+    """An editing review holds the workspace; the agent's `touch` is refused by the host, recorded, and not run —
+    the SDK answers the model with the refusal instead (prompt text is not the permission boundary, nor is a record)."""
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    reviewer = GatedModel(verdict())
+    host = AdvisorHost(reviewer, workspace=workspace, consult_settings=ConsultSettings(retry_delay=0),
+                       log=ConsultationLog(tmp_path / "home"), run_log=RunLog(tmp_path / "home"),
+                       host_tools=[HostTool(ToolSpec(name="edit", description="Edit a file.",
+                                                     parameters={"type": "object"}), run=lambda _: "edited",
+                                            effect="mutating")])
+    client = AsyncOpenAI(base_url=model_server.openai_base_url, api_key="scripted")
+
+    @function_tool
+    def touch(path: str) -> str:
+        """Create an empty file in the workspace."""
+        (workspace / path).touch()
+        return json.dumps({"exit_code": 0, "output": ""})
+
+    @function_tool
+    def edit(path: str) -> str:
+        """Edit a file of the workspace."""
+        return json.dumps({"exit_code": 0, "output": ""})
+
+    root = Agent(name="root", instructions="You are the root agent.", tools=[touch, edit],
+                 model=OpenAIResponsesModel(model=EXECUTOR_MODEL, openai_client=client))
+    adapter = AgentsAdvisor(host)
+    adapter.register(root)
+    host.set_policy("root", {"version": 3, "allowTools": ["edit"]})
+    review = threading.Thread(target=lambda: host.consult("root", "Fix it yourself."))
+    review.start()
+    deadline = time.monotonic() + 30
+    while not reviewer.arrived.is_set() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    model_server.enqueue(Reply(tool_calls=[ToolCall("touch", {"path": "made.txt"})]), Reply(text="Done."))
+    try:
+        _run(adapter, root, client, "Create made.txt.")
+    finally:
+        reviewer.release.set()
+        review.join(30)
+        host.close()
+    assert not (workspace / "made.txt").exists()
+    assert [reason for _, reason in adapter.refusals] == [adapter.refusals[0][1]]
+    assert "editing advisor review" in adapter.refusals[0][1]
+    answered = json.dumps(model_server.requests_to("responses")[-1].body.get("input"))
+    assert "Not run: the host refused this call" in answered
 
 
 def test_worker_advisor_cannot_use_a_tool_the_worker_cannot_see(model_server: ModelServer, tmp_path: Path) -> None:

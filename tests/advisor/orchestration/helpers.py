@@ -40,7 +40,7 @@ class GatedModel(ScriptedModel):
 
 def make_host(tmp_path: Path, script: Sequence[Any] | ScriptedModel | None = (), *,
               host_tools: Sequence[HostTool] = (), consult: ConsultSettings | None = None,
-              **settings: Any) -> AdvisorHost:
+              session_id: str | None = None, **settings: Any) -> AdvisorHost:
     """A host logging under ``tmp_path``, its workspace ``tmp_path/ws``."""
     model = script if isinstance(script, ScriptedModel) or script is None else ScriptedModel(list(script))
     workspace = tmp_path / "ws"
@@ -48,7 +48,8 @@ def make_host(tmp_path: Path, script: Sequence[Any] | ScriptedModel | None = (),
     (workspace / "calc.py").write_text("def add(a, b):\n    return a - b\n")
     return AdvisorHost(model, settings=HostSettings(**settings), workspace=workspace,
                        consult_settings=consult or ConsultSettings(retry_delay=0),
-                       log=ConsultationLog(tmp_path / "log"), run_log=RunLog(tmp_path / "log"), host_tools=host_tools)
+                       log=ConsultationLog(tmp_path / "log"), run_log=RunLog(tmp_path / "log"), host_tools=host_tools,
+                       session_id=session_id)
 
 
 def fail(host: AdvisorHost, agent: str, times: int = 2, command: str = "pytest -q", start: int = 0) -> None:

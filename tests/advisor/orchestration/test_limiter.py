@@ -8,7 +8,8 @@ import pytest
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from advisor.orchestration import BudgetRefused, Reservation, TaskLimiter
+from advisor.errors import BudgetRefused
+from advisor.orchestration import Reservation, TaskLimiter
 
 
 def test_calls_above_the_cap_queue_fifo() -> None:

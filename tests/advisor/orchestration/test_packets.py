@@ -10,13 +10,17 @@ from hypothesis import strategies as st
 
 from advisor.orchestration import MAX_PACKET_BYTES, PacketInput, PriorAdvice, TriggerInfo, build_packet, fit_packet
 from advisor.orchestration._activity import Activity, keep_output
-from obligations import fingerprint
+from obligations import ToolCompleted, ToolDispatched, call_record, fingerprint
 from tests.support.secrets import credentials
 
 
 def tool(seq: int, command: str, exit_code: int, output: str = "", tool_name: str = "Bash") -> Activity:
-    row = Activity(seq, "tool", call_id=f"call-{seq}", tool=tool_name, arguments={"command": command},
-                   completed=seq + 1, exit_code=exit_code)
+    """A completed call as the host keeps it: its text, and the tracker's record of it."""
+    call_id, arguments = f"call-{seq}", {"command": command}
+    judged = call_record(ToolDispatched(call_id=call_id, tool=tool_name, arguments=arguments),
+                         ToolCompleted(call_id=call_id, exit_code=exit_code, output=output))
+    row = Activity(seq, "tool", call_id=call_id, tool=tool_name, arguments=arguments,
+                   record=judged._replace(dispatched=seq, completed=seq + 1))
     keep_output(row, output)
     return row
 
@@ -56,11 +60,10 @@ def test_trigger_related_rows_are_all_kept_and_marked() -> None:
 def test_the_consult_transport_is_omitted_and_prior_advice_kept() -> None:
     """consult_advisor calls never appear as evidence; earlier advice has its own field."""
     activity = [tool(1, "pytest -q", 1, "FAILED"),
-                Activity(3, "tool", call_id="consult-1", tool="consult_advisor", arguments={"question": "?"},
-                         completed=4)]
+                tool(3, "", 0, tool_name="consult_advisor")]
     built = packet(activity, prior_advice=[PriorAdvice("c-1", "concern", "Fix add().")])
     text = json.dumps(built)
-    assert "consult-1" not in text and "consult_advisor" not in text
+    assert "call-3" not in text and "consult_advisor" not in text
     assert built["prior_advice"] == [{"consultation_id": "c-1", "severity": "concern", "summary": "Fix add()."}]
 
 

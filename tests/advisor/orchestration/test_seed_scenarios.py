@@ -11,6 +11,7 @@ import json
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -106,12 +107,12 @@ def test_not_an_open_prompt_endpoint__a_foreign_message_in_a_live_turn_refuses_t
 
 def test_not_an_open_prompt_endpoint__a_restart_keeps_continuations_but_no_authorisation(tmp_path: Path) -> None:
     """Delivered consultations come back from advisor/run when the root is created again; activations do not."""
-    first = make_host(tmp_path, verdict())
+    first = make_host(tmp_path, verdict(), session_id="s1")
     tree(first)
     report = first.consult("root", "Is add() wrong?")
     first.close()
     model = ScriptedModel(verdict(summary="Still wrong."))
-    second = make_host(tmp_path, model)
+    second = make_host(tmp_path, model, session_id="s1")
     tree(second)
     assert second.continuable("root") == [report.consultation_id]
     assert report.child_id is not None
@@ -172,6 +173,20 @@ def test_verdict_channel__an_ordinary_tool_costing_one_closing_request(tmp_path:
     host.close()
     assert report.outcome == "delivered" and report.consultation is not None
     assert len(report.consultation.attempts) == 2 and not report.consultation.budget_exhausted
+
+
+def test_verdict_channel__the_verdict_spends_no_investigation_round(tmp_path: Path) -> None:
+    """With one investigation round allowed, a verdict submitted first leaves that round for the read beside it."""
+    model = ScriptedModel([{"tool_calls": [{"name": "advisor_verdict", "arguments": {"severity": "concern",
+                                                                                     "summary": "add() subtracts."}},
+                                           {"name": "read", "arguments": {"path": "calc.py"}}]}, "Submitted."])
+    host = make_host(tmp_path, model, consult=ConsultSettings(max_rounds=1, retry_delay=0))
+    tree(host)
+    report = host.consult("root", "Review.")
+    host.close()
+    assert report.outcome == "delivered" and report.consultation is not None
+    assert [(r.tool, r.ran) for r in report.consultation.rounds] == [("advisor_verdict", True), ("read", True)]
+    assert "return a - b" in json.dumps([m.model_dump(mode="json") for m in model.requests[1].messages])
 
 
 # -- Agent-tree coverage ------------------------------------------------------------------------------
@@ -320,7 +335,7 @@ def test_wait_semantics__only_concern_or_blocker_steers_a_worker_into_another_st
 
 def test_escalation_entry_points__one_reservation_no_duplicate_and_one_retry(tmp_path: Path) -> None:
     """Pre-step and turn-stopping share the in-flight reservation; a transient failure retries once with backoff."""
-    model = GatedModel([{"error": "unavailable"}, {"error": "unavailable"}, *verdict()])
+    model = GatedModel([{"error": "unavailable"}, *verdict()])
     host = make_host(tmp_path, model, escalation_wait="background")
     tree(host)
     fail(host, "root")
@@ -333,6 +348,23 @@ def test_escalation_entry_points__one_reservation_no_duplicate_and_one_retry(tmp
     events = [r.event for r in rows(tmp_path)]
     assert events.count("reserved") == 1 and events.count("retry") == 1 and events[-1] == "delivered"
     assert host.limiter_stats("root")["consumed"] == 1
+
+
+@pytest.mark.parametrize("trigger", ["escalation", "manual"])
+def test_escalation_entry_points__a_persistent_outage_is_retried_once(tmp_path: Path, trigger: str) -> None:
+    """With the model down for good, a consultation sends two requests — the first and its one retry — whoever
+    retries it (the host for an automatic trigger, the loop for a manual one), never a retry of a retry."""
+    model = ScriptedModel([{"error": "unavailable"}] * 6)
+    host = make_host(tmp_path, model)
+    tree(host)
+    if trigger == "manual":
+        host.consult("root", "Is add() wrong?")
+    else:
+        fail(host, "root")
+        host.on_pre_step("root")  # the root's escalation blocks by default: it is over when this returns
+    host.close()
+    assert [(r.trigger, r.event) for r in rows(tmp_path)][-1] == (trigger, "failed")
+    assert len(model.requests) == 2
 
 
 def test_escalation_entry_points__configuration_and_pre_dispatch_failures_spend_nothing(tmp_path: Path) -> None:
@@ -433,12 +465,12 @@ def test_permission_model__defaults_plus_deltas_under_the_requesters_ceiling(tmp
 
 def test_permission_model__records_store_deltas_validate_and_survive_a_restart(tmp_path: Path) -> None:
     """A legacy delta migrates; the stored record is v3 in advisor/run; a new host of the same root reads it back."""
-    host = make_host(tmp_path)
+    host = make_host(tmp_path, session_id="s1")
     tree(host)
     stored = host.set_policy("root", {"allowTools": ["git_diff"], "denyTools": ["grep"]})
     host.close()
     assert (stored.version, stored.allow_tools, stored.deny_tools) == (3, ("git_diff",), ("grep",))
-    again = make_host(tmp_path)
+    again = make_host(tmp_path, session_id="s1")
     tree(again)
     assert again.policy("root") == stored
     assert again.set_policy("root", {"version": 99}) == PolicyRecord()  # unknown: the conservative defaults
@@ -629,8 +661,9 @@ def test_run_records__keyed_by_turn_and_nonce_and_a_delivery_is_never_erased(tmp
     log.append(RunRecord(consultation_id=delivered[0].consultation_id, turn=delivered[0].turn,
                          nonce=delivered[0].nonce, event="failed", requester="root", root="root", trigger="manual"))
     assert all(r.event == "delivered" for r in log.turns().values() if r.consultation_id == first.consultation_id)
-    [continuable] = log.continuable()
-    assert continuable.turns == 2 and continuable.child_id == first.child_id
+    [continuable] = log.continuable(host.session_id)
+    assert (continuable.turns, continuable.delivered, continuable.child_id) == (2, 2, first.child_id)
+    assert log.continuable("another-session") == []
 
 
 def test_case_packets_omit_consult_advisor_and_keep_prior_advice(tmp_path: Path) -> None:
@@ -667,3 +700,131 @@ def test_enforcement__a_tool_the_host_runs_for_an_advisor_is_guarded_at_executio
     assert [a.allowed for a in during] == [True, False, False]
     assert "never available" in (during[2].reason or "")
     assert not after.allowed and "no live turn" in (after.reason or "")
+
+
+def test_enforcement__an_advisors_descendant_is_an_advisor_and_guarded(tmp_path: Path) -> None:
+    """A sub-agent an advisor starts is an advisor whatever role it is registered with: it takes no lease as a
+    worker would, and is allowed no tool without a consultation of its own (not even `read`)."""
+    model = GatedModel(verdict())
+    host = make_host(tmp_path, model)
+    tree(host)
+    thread = threading.Thread(target=lambda: host.consult("root", "Review."))
+    thread.start()
+    _wait(model.arrived.is_set, "the consultation did not start")
+    child = next(r.child_id for r in rows(tmp_path) if r.event == "dispatched")
+    assert child is not None
+    helper = host.register_agent("helper", "local-subagent", child, visible_tools=["bash", "read"])
+    refused = [host.on_tool_dispatched("helper", f"h{n}", tool, arguments)
+               for n, (tool, arguments) in enumerate((("bash", {"command": "touch pwned"}), ("read", {"path": "x"})))]
+    model.release.set()
+    thread.join(30)
+    host.close()
+    assert helper.role == "advisor"
+    assert [a.allowed for a in refused] == [False, False]
+    assert all("no live consultation" in (a.reason or "") for a in refused)
+
+
+# -- What must hold whatever breaks (restore, cleanup, pinning, sessions) -----------------------------------
+
+class _BreaksOnce(ScriptedModel):
+    """The scripted model, except that its first request fails with an error of neither of the model clients'
+    two kinds (a bug, a broken SDK)."""
+
+    def __init__(self, script: list[Any]) -> None:
+        super().__init__(script)
+        self.broke = False
+
+    async def complete(self, request: Any) -> Any:
+        if not self.broke:
+            self.broke = True
+            raise RuntimeError("the client broke")
+        return await super().complete(request)
+
+
+def test_a_turn_that_breaks_off_releases_everything_it_held(tmp_path: Path) -> None:
+    """An error other than the model client's own (here the client's bug) ends the turn failed and frees its slot,
+    the lease, the in-flight key and the activation: the next consultation runs, and edits are admitted again."""
+    host = make_host(tmp_path, _BreaksOnce(verdict()), host_tools=[_tool("edit")])
+    tree(host, tools=("read", "edit"))
+    host.set_policy("root", {"version": 3, "allowTools": ["edit"]})
+    report = host.consult("root", "Fix it yourself.")
+    assert report.outcome == "failed" and "the client broke" in (report.reason or "")
+    assert host.limiter_stats("root")["running"] == 0
+    assert host.on_tool_dispatched("w1", "edit-1", "edit", {"path": "calc.py"}).allowed
+    host.on_tool_result("w1", "edit-1", exit_code=0)
+    assert host.consult("root", "And now?").outcome == "delivered"  # the tree's next consultation is not held up
+    host.close()
+
+
+def test_a_requester_disposed_while_its_advisor_investigates_releases_the_turn(tmp_path: Path) -> None:
+    """The worker that asked is disposed while its advisor reads: the advisor's tool is refused, the turn ends,
+    and nothing stays held — the root's next consultation runs."""
+    model = GatedModel([{"tool_calls": [{"name": "read", "arguments": {"path": "calc.py"}}]}, *verdict(), *verdict()])
+    host = make_host(tmp_path, model)
+    tree(host)
+    done: list[Any] = []
+    thread = threading.Thread(target=lambda: done.append(host.consult("w1", "Is add() wrong?")))
+    thread.start()
+    _wait(model.arrived.is_set, "the consultation did not start")
+    host.dispose_agent("w1")
+    model.release.set()
+    thread.join(30)
+    assert done and done[0].outcome in ("refused", "failed", "no_verdict")
+    assert host.limiter_stats("root")["running"] == 0
+    assert host.consult("root", "And the root?").outcome == "delivered"
+    host.close()
+
+
+def test_consultation_pinning__a_profile_named_on_a_fresh_consultation_is_the_one_pinned(tmp_path: Path) -> None:
+    """A fresh consultation asking for a profile is pinned with it (not the default), so continuing it under the
+    same profile is allowed and under another refused."""
+    host = make_host(tmp_path, verdict() * 2)
+    tree(host)
+    first = host.consult("root", "Deep review, please.", profile="deep")
+    again = host.consult("root", "And now?", first.consultation_id, profile="deep")
+    other = host.consult("root", "Quick one?", first.consultation_id, profile="quick")
+    host.close()
+    assert (first.outcome, again.outcome, other.outcome) == ("delivered", "delivered", "refused")
+    assert {r.pin.profile for r in rows(tmp_path) if r.pin is not None} == {"deep"}
+
+
+def test_not_an_open_prompt_endpoint__a_turn_without_a_verdict_does_not_lose_the_conversation(tmp_path: Path) -> None:
+    """Turn 1 delivered, turn 2 ended without a verdict, turn 3 delivered: after a restart the consultation is
+    continuable as turn 4, with the delivered exchanges (1 and 3) as its history."""
+    first = make_host(tmp_path, [*verdict(summary="One."), "Prose, no verdict.", *verdict(summary="Three.")],
+                      session_id="s1")
+    tree(first)
+    one = first.consult("root", "First?")
+    two = first.consult("root", "Second?", one.consultation_id)
+    three = first.consult("root", "Third?", one.consultation_id)
+    first.close()
+    assert (one.outcome, two.outcome, three.outcome) == ("delivered", "no_verdict", "delivered")
+    model = ScriptedModel(verdict(summary="Four."))
+    second = make_host(tmp_path, model, session_id="s1")
+    tree(second)
+    assert second.continuable("root") == [one.consultation_id]
+    four = second.consult("root", "Fourth?", one.consultation_id)
+    second.close()
+    assert (four.outcome, four.turn) == ("delivered", 4)
+    asked = [m.text for m in model.requests[0].messages]
+    assert "First?" in asked[0] and "One." in asked[1] and "Third?" in asked[2] and "Three." in asked[3]
+    assert not any("Second?" in text for text in asked)
+
+
+def test_run_records__a_new_host_inherits_nothing_from_another_session_with_the_same_root_name(
+        tmp_path: Path) -> None:
+    """Two hosts share $WITNESS_HOME and both call their root `root`: the second (a session of its own) gets
+    neither the first's allowed tools nor its consultations; the first session, opened again, gets both."""
+    first = make_host(tmp_path, verdict(), session_id="first")
+    tree(first)
+    first.set_policy("root", {"version": 3, "allowTools": ["bash"]})
+    report = first.consult("root", "Is add() wrong?")
+    first.close()
+    stranger = make_host(tmp_path)
+    tree(stranger)
+    assert stranger.policy("root") == PolicyRecord() and stranger.continuable("root") == []
+    stranger.close()
+    again = make_host(tmp_path, session_id="first")
+    tree(again)
+    assert again.policy("root").allow_tools == ("bash",) and again.continuable("root") == [report.consultation_id]
+    again.close()

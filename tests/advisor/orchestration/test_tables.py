@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from advisor.consult import TRIGGERS, Trigger
 from advisor.errors import RegistrationError, UnknownAgent
 from advisor.orchestration import (
     COVERAGE_TABLE,
-    TRIGGERS,
     AgentTree,
     CoverageOverrides,
     CoverageSettings,
     Lease,
     Pin,
-    Trigger,
     WaitSettings,
-    covers,
     resolve_wait,
+    trigger_covers,
 )
 from advisor.orchestration._pinning import continuation_refusal
 
@@ -31,9 +30,9 @@ def test_default_coverage_table(trigger: Trigger, root: bool, worker: bool) -> N
     assert (row.root, row.local_subagent) == (root, worker)
     settings = CoverageSettings(mode="escalate" if trigger == "escalation" else "continuous", completion_review=True)
     if trigger != "completion":
-        assert covers(trigger, "root", depth=0, label=None, settings=settings,
+        assert trigger_covers(trigger, "root", depth=0, label=None, settings=settings,
                       overrides=CoverageOverrides()) == root
-        assert covers(trigger, "local-subagent", depth=1, label=None, settings=settings,
+        assert trigger_covers(trigger, "local-subagent", depth=1, label=None, settings=settings,
                       overrides=CoverageOverrides()) == worker
 
 
@@ -42,20 +41,20 @@ def test_advisors_are_excluded_from_every_path() -> None:
     forced = CoverageOverrides(triggers=dict.fromkeys(TRIGGERS, "on"), root={"manual": "on"},
                                local_subagent={"manual": "on"})
     for trigger in TRIGGERS:
-        assert not covers(trigger, "advisor", depth=1, label=None, settings=DEFAULTS, overrides=forced)
+        assert not trigger_covers(trigger, "advisor", depth=1, label=None, settings=DEFAULTS, overrides=forced)
 
 
 def test_modes_are_presets_and_overrides_win() -> None:
     """Manual mode runs no escalation; a session switches it on, and continuous on for workers by depth and label."""
     manual = CoverageSettings(mode="manual")
-    assert not covers("escalation", "root", depth=0, label=None, settings=manual, overrides=CoverageOverrides())
-    assert covers("escalation", "root", depth=0, label=None, settings=manual,
+    assert not trigger_covers("escalation", "root", depth=0, label=None, settings=manual, overrides=CoverageOverrides())
+    assert trigger_covers("escalation", "root", depth=0, label=None, settings=manual,
                   overrides=CoverageOverrides(triggers={"escalation": "on"}))
     wide = CoverageOverrides(local_subagent={"continuous": "on"}, max_depth=1, labels=frozenset({"tests"}))
-    assert covers("continuous", "local-subagent", depth=1, label="tests", settings=DEFAULTS, overrides=wide)
-    assert not covers("continuous", "local-subagent", depth=2, label="tests", settings=DEFAULTS, overrides=wide)
-    assert not covers("continuous", "local-subagent", depth=1, label="docs", settings=DEFAULTS, overrides=wide)
-    assert not covers("manual", "root", depth=0, label=None, settings=DEFAULTS,
+    assert trigger_covers("continuous", "local-subagent", depth=1, label="tests", settings=DEFAULTS, overrides=wide)
+    assert not trigger_covers("continuous", "local-subagent", depth=2, label="tests", settings=DEFAULTS, overrides=wide)
+    assert not trigger_covers("continuous", "local-subagent", depth=1, label="docs", settings=DEFAULTS, overrides=wide)
+    assert not trigger_covers("manual", "root", depth=0, label=None, settings=DEFAULTS,
                       overrides=CoverageOverrides(root={"manual": "off"}))
 
 

@@ -9,10 +9,10 @@ from typing import Annotated
 from pydantic import Field, model_validator
 
 from advisor._values import Frozen
-from advisor.models import AssistantMessage, ModelRequest, TextPart, ToolSpec, UserMessage, estimate_tokens
+from advisor.models import ChatAssistant, ChatUser, ModelRequest, TextPart, ToolSpec, estimate_tokens
 from obligations import redact
 
-PromptMessage = Annotated[UserMessage | AssistantMessage, Field(discriminator="role")]
+PromptMessage = Annotated[ChatUser | ChatAssistant, Field(discriminator="role")]
 """A ledger message: executor activity as user turns, the advisor's own past advice as assistant turns."""
 
 
@@ -45,7 +45,7 @@ class AdvisorPrompt(Frozen):
 
     @model_validator(mode="after")
     def _well_formed(self) -> AdvisorPrompt:
-        if not isinstance(self.messages[-1], UserMessage):
+        if not isinstance(self.messages[-1], ChatUser):
             raise ValueError("an advisor prompt must end on a user message (the instruction)")
         if self.stable_prefix_messages >= len(self.messages):
             raise ValueError("the stable prefix must leave the last message (it changes every consultation)")
@@ -76,7 +76,7 @@ class AdvisorPrompt(Frozen):
         return estimate_tokens(self.request())
 
 
-def _redacted(message: UserMessage | AssistantMessage) -> UserMessage | AssistantMessage:
+def _redacted(message: ChatUser | ChatAssistant) -> ChatUser | ChatAssistant:
     parts = tuple(TextPart(text=redact(part.text)) for part in message.content)
     if all(new.text == old.text for new, old in zip(parts, message.content, strict=True)):
         return message
