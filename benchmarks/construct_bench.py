@@ -26,7 +26,7 @@ import shellparse
 from shellparse import Shell
 
 ROOT = Path(__file__).resolve().parent.parent
-MODULES = ("_analysis", "_bash", "_flat", "_identify", "_model", "_offsets", "_reasons")
+MODULES = ("_analysis", "_bash", "_flat", "_identify", "_model", "_offsets", "_plain", "_reasons")
 """The modules that build named tuples with ``_new``."""
 
 

@@ -43,10 +43,6 @@ _NAME = lazy(r"[A-Za-z0-9_./][A-Za-z0-9_./+,\-]*")
 _new = tuple.__new__
 
 
-class _Decline(Exception):
-    """The line is not plain after all: the grammar reads it."""
-
-
 def plain_script(text: str, offsets: OffsetMap) -> Script | None:
     """The script of ``text`` when it is plain simple commands joined by ``&&``, ``||``, ``;`` or
     ``|`` (see the module docstring), its spans mapped through ``offsets``; ``None`` for any other text."""
