@@ -31,6 +31,7 @@ from typing import TextIO
 
 from advisor.errors import Unjudged
 from obligations import (
+    ROOT_AGENT,
     AgentSpawned,
     AssistantMessage,
     Event,
@@ -96,7 +97,8 @@ def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO,
         seen = changed
     if payload.last_assistant_message:
         # The transcript can lag the hook: the final message is the payload's.
-        result.tracker.handle(AssistantMessage(text=payload.last_assistant_message, agent_id=result.agent or "root"))
+        result.tracker.handle(AssistantMessage(text=payload.last_assistant_message,
+                                               agent_id=result.agent or ROOT_AGENT))
     return result
 
 
