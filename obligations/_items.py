@@ -142,6 +142,9 @@ class Item(BaseModel):
     """When its check last failed: a witness must be dispatched after this."""
     latest_failure_call: str | None
     """The call of that failure."""
+    tests_ran: bool = False
+    """Its latest failure's output showed tests running (``3 failed, 9 passed``): a run whose output
+    shows no test ran (``no tests ran``, ``running 0 tests``) then never witnesses it."""
     state: ItemState = "open"
     """``open`` or ``resolved``."""
     repeat_count: int = 1

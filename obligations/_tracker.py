@@ -300,19 +300,20 @@ class Tracker:
         item = self._state.items.get(ident)
         limit = self.config.history
         worker = agent.id if agent.id != root.id else None
+        ran = validation.kind == "test" and shellparse.ran_evidence(validation, event.output or "") is not None
         if item is None:
             item = Item(id=ident, kind="validation-failure", agent_id=root.id, task=root.task,
                         key=validation.check_key, cwd=place, check=shown(validation),
                         check_kind=check_kind(validation.kind),
                         family=validation.family, selection=validation.selection, failed_by=worker, claim_id=None,
                         summary=summary, created_tick=tick, latest_failure_tick=tick,
-                        latest_failure_call=pending.call_id)
+                        latest_failure_call=pending.call_id, tests_ran=ran)
             item.note(Transition(tick=tick, change="opened", detail=summary, call_id=pending.call_id,
                                  origin=event.origin), limit)
             self._state.items[ident] = item
         else:
             _change(item, state="open", resolution=None, summary=summary, failed_by=worker, latest_failure_tick=tick,
-                    latest_failure_call=pending.call_id, repeat_count=item.repeat_count + 1,
+                    latest_failure_call=pending.call_id, tests_ran=ran, repeat_count=item.repeat_count + 1,
                     revision=item.revision + 1)
             item.note(Transition(tick=tick, change="failed-again", detail=summary, call_id=pending.call_id,
                                  origin=event.origin), limit)

@@ -20,10 +20,10 @@ ExcludedOutcome = Literal["permission-denial", "cancelled", "timeout", "tool-inf
                           "expected-negative"]
 """The outcomes that neither open, close nor score an obligation."""
 
-ErrorCode = Literal["permission_denied", "interrupted", "timeout"]
+ErrorCode = Literal["permission_denied", "interrupted", "cancelled", "timeout"]
 """The structured error codes the transcript readers give a result when the host's error text
-says it was refused, interrupted or timed out (hosts' own codes are read too: see
-:data:`obligations.ERROR_CODES`)."""
+says it was refused, interrupted, cancelled before it ran (Claude Code's "Sibling tool call
+errored") or timed out (hosts' own codes are read too: see :data:`obligations.ERROR_CODES`)."""
 
 Judged = Literal["failed", "passed", "not-run"]
 """What a completed command says about one check it ran: it ``failed`` (its own status, or its

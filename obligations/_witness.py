@@ -5,7 +5,8 @@ A pass is a candidate witness of the root's open items of the same check in the 
 ``go test ./pkg -run X``). Items left unresolved when an earlier task ended are candidates too:
 a genuine pass in a later task resolves them *later*. The witness rule itself (dispatched after
 the latest failure, the check's own status, nothing edited in flight, since, or after it in the
-same command line) is :func:`why_not`.
+same command line, and for an item whose failure showed tests running, an output that does not
+show that no test ran) is :func:`why_not`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import shellparse
 from ._events._tool_completed import ToolCompleted
 from ._items import Item
 from ._location import location
+from ._redact import redact_line as redact
 from ._reports import EndedTask
 from ._state import Pending, Scope
 
@@ -66,4 +68,8 @@ def why_not(item: Item, pending: Pending, event: ToolCompleted, check: shellpars
         return "something that may edit the workspace runs after the check in the same command"
     if item.kind == "claim-contradicted" and (item.correction is None or pending.tick <= item.correction.tick):
         return "a claim closes only by a run after its correction"
+    if item.tests_ran:  # refuted like a failure its output shows: tests failed, and this run ran none
+        none = shellparse.none_ran_evidence(check.validation, event.output or "", whole=check.exit_source == "check")
+        if none is not None:
+            return redact(f"its output shows no test ran: {none}")
     return None

@@ -47,9 +47,10 @@ from .errors import NestingTooDeep, NotACommand, ShellparseError, UnknownPolicy,
 
 if _typing.TYPE_CHECKING:
     from ._markers import failure_evidence, marker_family, not_run_evidence, rewrite_evidence
+    from ._ran import none_ran_evidence, ran_evidence
 
 _LAZY = {"failure_evidence": "_markers", "marker_family": "_markers", "not_run_evidence": "_markers",
-         "rewrite_evidence": "_markers"}
+         "rewrite_evidence": "_markers", "none_ran_evidence": "_ran", "ran_evidence": "_ran"}
 """Public names whose module loads on first use, and that module."""
 
 __all__ = [
@@ -100,9 +101,11 @@ __all__ = [
     "covers",
     "failure_evidence",
     "marker_family",
+    "none_ran_evidence",
     "not_run_evidence",
     "parse",
     "printable",
+    "ran_evidence",
     "rewrite_evidence",
 ]
 

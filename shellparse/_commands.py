@@ -15,7 +15,6 @@ import re
 from types import MappingProxyType
 
 from ._builtins import BASH_BUILTINS
-from ._forcing import OPTION_VARIABLES
 from ._model import Command, Statement, Word
 from ._options import set_changes, shopt_changes
 from ._patterns import lazy
@@ -31,6 +30,7 @@ _POPD = frozenset({"popd", "pop-location"})
 _EXITS = frozenset({"exit", "return", "logout", "throw"})
 _SAME_SHELL = frozenset({"command", "builtin"})
 _DECLARING = frozenset({"export", "declare", "typeset", "local", "readonly"})
+_ASSIGNED = lazy(r"^[A-Za-z_][A-Za-z0-9_]*\+?=")
 _INHERITED = lazy(r"(?:^|[\s'\"])(?:BASH_ENV|ENV|SHELLOPTS|BASHOPTS|BASH_FUNC_\w*)(?:[=+\[%\s'\"]|$)")
 _INHERITED_NAMES = ("BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "BASH_FUNC_")
 _INHERITED_STARTS = frozenset("BES'\"")
@@ -258,8 +258,9 @@ def _exports(state: ShellState, head: str, args: tuple[Word, ...]) -> None:
     if any(word.text.startswith("PATH=") for word in args):
         state.path_changed = True
     found = tuple(value for value in words if value is not None and "=" in value and not value.startswith("-"))
-    # A variable a check reads its options from is kept even when only run time knows its value.
-    hidden = tuple(word.text for word in args if word.value is None and word.text.partition("=")[0] in OPTION_VARIABLES)
+    # An assignment whose value only run time knows (`export TOK="$(cat .token)"`) is kept as written,
+    # as `TOK="$(cat .token)" pytest` keeps it in front of the check: either way it is part of identity.
+    hidden = tuple(word.text for word in args if word.value is None and _ASSIGNED.match(word.text))
     if found or hidden:
         state.exports = (*state.exports, *found, *hidden)
 

@@ -53,17 +53,27 @@ MARKERS: dict[str, tuple[str, ...]] = {
     "dotnet": (rf"^Failed!\s+-\s+Failed:\s+{_N}", r"^Build FAILED\.", r"\berror (?:CS|MSB|NU|NETSDK|CA|IDE)\d{4}\b",
                # Localised summaries (`dotnet test` prints in the system's language).
                rf"^Başarısız!\s+-\s+Başarısız:\s+{_N}", rf"^Fehler!\s+-\s+Fehler:\s+{_N}",
-               rf"^Échec !?\s+-\s+Échec :?\s+{_N}"),
+               rf"^Échec !?\s+-\s+Échec :?\s+{_N}",
+               r"^Test run summary: Failed!"),  # Microsoft.Testing.Platform's runner
     "maven": (r"^\[ERROR\] BUILD FAILURE", r"BUILD FAILURE", rf"Tests run: \d+, Failures: {_N}",
               rf"Tests run: \d+, Failures: \d+, Errors: {_N}"),
-    "gradle": (r"^BUILD FAILED\b", r"^FAILURE: Build failed"),
+    "gradle": (r"^BUILD FAILED\b", r"^FAILURE: Build failed", rf"^\d+ tests? completed, {_N} failed"),
     "make": (r"^g?make(\[\d+\])?: \*\*\* .*Error \d+",),
     "rspec": (rf"^\d+ examples?, {_N} failures?",),
-    "phpunit": (r"^FAILURES!", r"^ERRORS!"),
+    "phpunit": (r"^FAILURES!", r"^ERRORS!", rf"^[ \t]*Tests:\s+{_N} failed"),  # the last: Pest's summary
     "ctest": (r"^The following tests FAILED:", rf"tests passed, {_N} tests? failed out of"),
     "tox": (r"^ERROR: .*commands? failed", r"^[ \t]*\S+: FAIL\b", r"^[ \t]*\S+: commands failed"),
     "nox": (r"^nox > Session .* failed",),
     "swift": (rf"with {_N} failures?", r"^error: "),
+    # Swift Testing's summary, from `swift test` and `xcodebuild test` alike ("✘ Test run with 3 tests in 1
+    # suite failed after 0.010 seconds with 1 issue.").
+    "swift-testing": (rf"Test run with \d+ tests?(?: in \d+ suites?)? failed after [\d.]+ seconds with {_N} issues?",),
+    "xcodebuild": (r"^\*\* (?:TEST|BUILD|TEST BUILD|ARCHIVE) FAILED \*\*",
+                   r"^\S+\.(?:swift|mm?|c|cc|cpp|h):\d+:\d+: error: "),
+    "mix": (rf"^(?:\d+ (?:doctests?|propert(?:y|ies)), )*\d+ tests?, {_N} failures?\b",
+            r"^\*\* \((?:\w+\.)*\w*Error\) "),
+    "deno": (rf"^FAILED \| \d+ passed(?: \(\d+ steps?\))? \| {_N} failed", r"^error: Test failed"),
+    "bun": (rf"^[ \t]*{_N} fail{_EOL}",),
     "pester": (rf"Tests Passed: \d+, Failed: {_N}", rf"\bFailed: {_N}\b.*\bSkipped: \d+"),
     "rubocop": (rf"\b{_N} offenses? detected",),
     "flake8": (r"^\S+:\d+:\d+: [A-Z]\d+ ",),
@@ -81,7 +91,7 @@ never prints ``ruff check``'s "Found N errors")."""
 # Which markers to look for per family. A runner behind a script (`npm test`, `make check`, a
 # project's runtests.py) can be any of them, so script-like families look for all test markers.
 _TEST_RUNNERS = ("pytest", "unittest", "jest", "vitest", "mocha", "cargo", "go", "dotnet", "maven", "gradle",
-                 "rspec", "phpunit", "ctest", "tox", "nox", "pester", "bats")
+                 "rspec", "phpunit", "ctest", "tox", "nox", "pester", "bats", "bun", "deno", "mix", "swift-testing")
 _ANY = (*_TEST_RUNNERS, "tsc", "mypy", "ruff", "ruff-format", "cargo-fmt", "ty", "eslint", "pyright", "golangci-lint",
         "staticcheck", "black", "prettier", "make", "npm")
 FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
@@ -89,7 +99,8 @@ FAMILY_MARKERS: dict[str, tuple[str, ...]] = {
     "test-script": _TEST_RUNNERS, "django": ("unittest",), "turbo": ("npm", *_ANY), "nx": ("npm", *_ANY),
     "pre-commit": ("ruff", "ruff-format", "flake8", "black", "mypy", "eslint", "prettier"), "tox": ("tox", "pytest"),
     "nox": ("nox", "pytest"), "vitest": ("vitest",), "jest": ("jest",), "gulp": _ANY, "rake": ("rspec",),
-    "ant": ("maven", "gradle"), "composer": ("phpunit",), "artisan": ("phpunit",), "deno": ("tsc",),
+    "ant": ("maven", "gradle"), "composer": ("phpunit",), "artisan": ("phpunit",), "deno": ("deno", "tsc"),
+    "swift": ("swift", "swift-testing"), "xcodebuild": ("xcodebuild", "swift", "swift-testing"),
     "stack": (), "sbt": (), "dmypy": ("mypy",), "basedpyright": ("pyright",), "svelte-check": ("tsc",),
     # Task runners run whatever their task says: all markers, and their own.
     "mise": ("mise", *_ANY), "just": _ANY, "task": _ANY, "pants": _ANY, "hk": _ANY, "gofmt": (), "shfmt": (),
@@ -105,7 +116,9 @@ MARKER_CUES: dict[str, tuple[str, ...]] = {
     "golangci-lint": ("issue", "err", ".go:"), "staticcheck": (".go:",), "mise": ("err",), "bats": ("not ok",),
     "rustfmt": ("diff in",), "dotnet-format": ("err", "warn"),
     "dotnet": ("fail", "err", "başarısız", "fehler", "échec"), "maven": ("fail",), "gradle": ("fail",),
-    "make": ("err",), "rspec": ("fail",), "phpunit": ("fail", "err"), "ctest": ("fail",), "tox": ("fail", "err"),
+    "make": ("err",), "rspec": ("fail",), "phpunit": ("fail", "err"),
+    "swift-testing": ("fail",), "xcodebuild": ("fail", "err"), "mix": ("fail", "err"), "deno": ("fail",),
+    "bun": ("fail",), "ctest": ("fail",), "tox": ("fail", "err"),
     "nox": ("fail",), "swift": ("fail", "err"), "pester": ("fail",), "rubocop": ("offense",),
     "black": ("reformat", "oh no"), "prettier": ("warn", "err"),
     # A linter's diagnostic line names no failure in words: `src/app.py:3:80: E501 line too long

@@ -67,9 +67,11 @@ _GRAMMARS: dict[str, tuple[Grammar, ...]] = {
                           "-shuffle", "-vet", "-C", "-modfile", "-overlay", "-pkgdir", "-asmflags", "-memprofile",
                           "-cpuprofile", "-blockprofile", "-mutexprofile", "-trace", "-fuzz", "-fuzztime")),
            Grammar(("vet",), "go", default=(".",), values=("-tags", "-C", "-mod", "-vettool"))),
-    "pytest": (Grammar((), "path", filters=("-k", "-m", "--deselect", "--ignore", "--ignore-glob"),
+    # A marker expression (`-m live`) chooses another suite, not a subset of the default run: a project's
+    # `addopts = -m "not live"` keeps those tests out of a plain `pytest`, which then never covers them.
+    "pytest": (Grammar((), "path", filters=("-k", "--deselect", "--ignore", "--ignore-glob"),
                       filter_flags=("--lf", "--last-failed", "--sw", "--stepwise", "--sw-skip"),
-                      values=("-p", "-o", "-c", "--rootdir", "--confcutdir", "-W", "--basetemp", "--junitxml",
+                      values=("-m", "-p", "-o", "-c", "--rootdir", "--confcutdir", "-W", "--basetemp", "--junitxml",
                               "--junit-xml", "--cov", "--cov-report", "--cov-config", "--cov-fail-under",
                               "--import-mode", "--log-level", "--timeout", "--randomly-seed", "-P")),),
     "cargo": (Grammar(("test",), "cargo", filters=("--skip",), filter_flags=("--exact", "--ignored",

@@ -36,6 +36,9 @@ def run_serve(flags: dict[str, Any], config: Path | None, err: IO[str]) -> int:
     settings = load_gateway_settings(flags, path=config)
     settings.check_bind()
     settings.client_key()
+    if settings.trace_secret() is None:
+        err.write(f"witness serve: neither {settings.trace_key_env} nor trace_key is set: advisor traces are signed "
+                  "with a key of this process, and are not replayed after a restart or by another replica\n")
     err.write(f"witness serve: http://{settings.host}:{settings.port}/v1 -> {settings.upstream}\n")
     try:
         serve_gateway(settings)

@@ -44,6 +44,7 @@ from advisor.gateway._messages_api import forward_messages
 from advisor.gateway._responses import ResponsesRequest, parse_responses
 from advisor.gateway._responses_events import error_events, response_events
 from advisor.gateway._responses_loop import run_responses
+from advisor.gateway._seal import TraceSeal
 from advisor.gateway._settings import GatewaySettings
 from advisor.gateway._sse import SseResponse, advised_frames, kept_alive
 from advisor.gateway._upstream import Upstream, read, relay
@@ -72,7 +73,8 @@ _KEPT_HEADERS = ("x-request-id", "request-id", "retry-after", "retry-after-ms")
 def create_app(settings: GatewaySettings, *, env: Mapping[str, str] | None = None) -> Starlette:
     """The gateway application for ``settings`` (keys read from ``env``, default the environment).
 
-    Raises :class:`~advisor.errors.ConfigError` when ``api_key_env`` names an unset variable."""
+    Raises :class:`~advisor.errors.ConfigError` when ``api_key_env`` names an unset variable, or the
+    trace key is too short."""
     key = settings.client_key(env)
     gateway = _Gateway(settings, env)
     middleware = [Middleware(AccessLog)]
@@ -97,6 +99,8 @@ class _Gateway:
     def __init__(self, settings: GatewaySettings, env: Mapping[str, str] | None) -> None:
         self.settings = settings
         self.env = env
+        self.seal = TraceSeal(settings.trace_secret(env))
+        """Signs the traces responses carry, and opens those requests bring back."""
         self._upstream: Upstream | None = None
 
     @property
@@ -112,6 +116,9 @@ class _Gateway:
         if not upstream.has_key:
             LOGGER.warning("%s is not set: upstream requests are sent without a key",
                            self.settings.upstream_key_env)
+        if self.seal.ephemeral:
+            LOGGER.warning("no trace key (%s, trace_key): advisor traces are signed with a key of this process and "
+                           "are not replayed after a restart or by another replica", self.settings.trace_key_env)
         try:
             yield
         finally:
@@ -123,24 +130,26 @@ class _Gateway:
 
     async def chat(self, request: Request) -> Response:
         async def advised(chat: ChatRequest) -> tuple[dict[str, Any], int]:
-            outcome = await run_loop(chat, self.upstream, self.settings)
+            outcome = await run_loop(chat, self.upstream, self.settings, seal=self.seal)
             return outcome.completion, outcome.advisors.requests
 
         def frames(chat: ChatRequest, work: Awaitable[dict[str, Any]]) -> AsyncIterator[bytes]:
             return advised_frames(work, keepalive=self.settings.keepalive_interval, include_usage=chat.include_usage)
 
-        return await self._serve(request, parse=parse_chat, path="/chat/completions", run=advised, frames=frames)
+        return await self._serve(request, parse=lambda raw: parse_chat(raw, self.seal), path="/chat/completions",
+                                 run=advised, frames=frames)
 
     async def responses(self, request: Request) -> Response:
         async def advised(parsed: ResponsesRequest) -> tuple[dict[str, Any], int]:
-            result = await run_responses(parsed, self.upstream, self.settings)
+            result = await run_responses(parsed, self.upstream, self.settings, seal=self.seal)
             return result.response, result.advisors.requests
 
         def frames(parsed: ResponsesRequest, work: Awaitable[dict[str, Any]]) -> AsyncIterator[bytes]:
             return kept_alive(work, keepalive=self.settings.keepalive_interval, answer=response_events,
                               failure=error_events)
 
-        return await self._serve(request, parse=parse_responses, path="/responses", run=advised, frames=frames)
+        return await self._serve(request, parse=lambda raw: parse_responses(raw, self.seal), path="/responses",
+                                 run=advised, frames=frames)
 
     async def _serve(self, request: Request, *, parse: Callable[[bytes], R], path: str,
                      run: Callable[[R], Awaitable[tuple[dict[str, Any], int]]],

@@ -8,14 +8,15 @@ import orjson
 
 from advisor.errors import BadRequest
 from advisor.gateway._bodies import check_depth, load_object
+from advisor.gateway._replay import expand_messages, has_trace
+from advisor.gateway._seal import TraceSeal
 from advisor.gateway._toolset import ToolSet, map_tool_choice, split_tools
-from advisor.gateway._trace import expand, has_trace, ledger_cuts
 
 
 class ChatRequest:
     """One ``POST /v1/chat/completions`` request, checked."""
 
-    def __init__(self, body: dict[str, Any], raw: bytes) -> None:
+    def __init__(self, body: dict[str, Any], raw: bytes, seal: TraceSeal) -> None:
         self.raw = raw
         """The body as the client sent it."""
         self.model: str = body["model"]
@@ -28,18 +29,19 @@ class ChatRequest:
         self.include_usage = isinstance(options, dict) and options.get("include_usage") is True
         """Whether a streamed answer ends with a usage chunk."""
         self.traced = has_trace(raw)
-        """Whether the history may carry advisor traces to expand."""
+        """Whether the history may carry advisor traces to take out."""
         choice, self.forces_advisor = map_tool_choice(body.get("tool_choice"), self.tools)
         if self.tools.advisors and isinstance(body.get("n"), int) and body["n"] > 1:
             raise BadRequest("'n' greater than 1 cannot be combined with advisors", code="unsupported_parameter",
                              param="n")
-        forwarding = any(entry.parameters.forward_transcript for entry in self.tools.advisors)
-        self.ledger_cuts: dict[str, int] = ledger_cuts(body["messages"]) if self.traced and forwarding else {}
+        self.ledger_cuts: dict[str, int] = {}
         """Per advisor function, the ledger cut its latest consultation in the history kept."""
         self.body = body
-        """The body, its history's advisor traces expanded."""
+        """The body, its history's advisor traces taken out and expanded."""
         if self.traced:
-            self.body = {**body, "messages": expand(body["messages"])}
+            replayed = expand_messages(body["messages"], seal)
+            self.ledger_cuts = replayed.ledger_cuts
+            self.body = {**body, "messages": replayed.history}
         if "tool_choice" in body:
             self.body = {**self.body, "tool_choice": choice}
 
@@ -59,8 +61,9 @@ class ChatRequest:
         return orjson.dumps(self.body) if self.traced else self.raw
 
 
-def parse_chat(raw: bytes) -> ChatRequest:
-    """Read a request body. Raises :class:`~advisor.errors.BadRequest` for what no upstream would take."""
+def parse_chat(raw: bytes, seal: TraceSeal) -> ChatRequest:
+    """Read a request body, its traces opened with ``seal``. Raises :class:`~advisor.errors.BadRequest`
+    for what no upstream would take."""
     body = load_object(raw)
     if not isinstance(body.get("model"), str) or not body["model"].strip():
         raise BadRequest("you must provide a model parameter", code="missing_model", param="model")
@@ -71,7 +74,7 @@ def parse_chat(raw: bytes) -> ChatRequest:
         raise BadRequest("every message must be an object", code="invalid_messages", param="messages")
     if "stream" in body and not isinstance(body["stream"], bool):
         raise BadRequest("'stream' must be a boolean", code="invalid_stream", param="stream")
-    request = ChatRequest(body, raw)
+    request = ChatRequest(body, raw, seal)
     if request.advised or request.traced:
         check_depth(body)
     return request

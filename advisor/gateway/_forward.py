@@ -80,7 +80,7 @@ def forwarded(messages: Sequence[Any], *, client_tools: Sequence[dict[str, Any]]
     ledger = Ledger(tools=catalogue(client_tools), settings=LedgerSettings(token_budget=token_budget),
                     session_id=conversation_id(messages), system=system_prompt(instructions, transcript=True),
                     investigation=False)
-    ledger.extend(chat_events(messages, expand_traces=False))
+    ledger.extend(chat_events(messages))
     ledger.trim_anchor = cut
     prompt = ledger.prompt(question=question, tools=())
     return Forwarded(prompt, ledger.trim_anchor)

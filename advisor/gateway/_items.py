@@ -54,8 +54,10 @@ def to_chat(items: Sequence[Any]) -> list[dict[str, Any]]:
             turn["content"] = _output_text(item.get("content"))
         elif kind == "reasoning":
             turn = _turn(messages)
-            turn["reasoning_content"] = "".join(part.get("text", "") for part in item.get("summary") or ()
-                                                if isinstance(part, dict))
+            summary = item.get("summary")
+            turn["reasoning_content"] = "".join(
+                part["text"] for part in (summary if isinstance(summary, list) else ())
+                if isinstance(part, dict) and isinstance(part.get("text"), str))
         elif kind in _CALLS:
             if turn is None:
                 turn = _turn(messages)

@@ -6,8 +6,10 @@ results are appended and the upstream is called again — with ``tool_choice: "a
 client had forced the advisor or required a tool call, so it is not forced into the advisor
 again. When the answer also calls the client's tools, the advisors run and the turn goes back
 to the client with only the client's calls, the advisor calls and results carried in the
-message (:mod:`._trace`) so the next request replays rather than repeats them. When it calls
-no advisor, that answer is the response.
+message's ``witness_trace`` field, sealed (:mod:`._replay`), so the next request replays rather
+than repeats them. When it calls no advisor, that answer is the response; its content is the
+model's text exactly (unless ``chat_trace = "content"`` puts the trace in front of it, for a
+request without ``response_format``).
 
 Bounds: at most ``max_rounds`` follow-up calls (default 8) and ``max_server_tool_calls`` advisor
 calls (default 30) per request; past either the request fails with 502
@@ -22,9 +24,11 @@ from typing import Any
 from advisor.errors import UpstreamFailed
 from advisor.gateway._advise import Advisors
 from advisor.gateway._chat import ChatRequest
+from advisor.gateway._replay import FIELD, marked
+from advisor.gateway._seal import TraceSeal
 from advisor.gateway._settings import GatewaySettings
 from advisor.gateway._toolset import follow_up_choice
-from advisor.gateway._trace import Trace, TracedCall, TraceRound, carried, round_messages
+from advisor.gateway._trace import Trace, TracedCall, TraceRound, round_messages
 from advisor.gateway._upstream import Upstream
 from advisor.gateway._usage import total_usage
 
@@ -39,8 +43,11 @@ class LoopResult:
         """The advisors' use counts and usage."""
 
 
-async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySettings) -> LoopResult:
-    """Run the request's loop to its answer. Raises :class:`~advisor.errors.GatewayError`."""
+async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySettings, *,
+                   seal: TraceSeal) -> LoopResult:
+    """Run the request's loop to its answer, its trace sealed with ``seal``. Raises
+    :class:`~advisor.errors.GatewayError`."""
+    in_content = settings.chat_trace == "content" and request.body.get("response_format") is None
     advisors = Advisors(request.tools, outer_model=request.model, upstream=upstream, settings=settings,
                         ledger_cuts=request.ledger_cuts)
     base = request.upstream_body()
@@ -58,7 +65,8 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
         calls = [call for call in message.get("tool_calls") or () if isinstance(call, dict)]
         ours = [call for call in calls if request.tools.advisor(_name(call)) is not None]
         if not ours:
-            return LoopResult(_finish(completion, rounds, usages, advisors), advisors)
+            _carry(message, rounds, seal=seal, in_content=in_content)
+            return LoopResult(_finish(completion, usages, advisors), advisors)
         if number == settings.max_rounds:
             raise UpstreamFailed(f"the upstream model kept calling advisors past {settings.max_rounds} follow-up "
                                  "rounds", code="server_tool_rounds_exceeded")
@@ -73,7 +81,8 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
         if theirs:
             rounds.append(TraceRound(calls=traced, merge=True))
             message["tool_calls"] = theirs
-            return LoopResult(_finish(completion, rounds, usages, advisors), advisors)
+            _carry(message, rounds, seal=seal, in_content=in_content)
+            return LoopResult(_finish(completion, usages, advisors), advisors)
         content = message.get("content")
         turn = TraceRound(content=content if isinstance(content, str) else None, calls=traced)
         rounds.append(turn)
@@ -81,13 +90,22 @@ async def run_loop(request: ChatRequest, upstream: Upstream, settings: GatewaySe
     raise AssertionError("unreachable: the last round returns or raises")
 
 
-def _finish(completion: dict[str, Any], rounds: list[TraceRound], usages: list[Any],
-            advisors: Advisors) -> dict[str, Any]:
+def _carry(message: dict[str, Any], rounds: list[TraceRound], *, seal: TraceSeal, in_content: bool) -> None:
+    """Put the sealed trace of ``rounds`` (if any) in the answer's ``witness_trace`` field, or in
+    front of its content."""
+    if not rounds:
+        return
+    token = seal.seal(Trace(rounds=tuple(rounds)))
+    if in_content:
+        content = message.get("content")
+        message["content"] = marked(content if isinstance(content, str) else None, token)
+    else:
+        message[FIELD] = token
+
+
+def _finish(completion: dict[str, Any], usages: list[Any], advisors: Advisors) -> dict[str, Any]:
     choice = completion["choices"][0]
     message = choice["message"]
-    content = message.get("content")
-    message["content"] = carried(content if isinstance(content, str) else None,
-                                 Trace(rounds=tuple(rounds)) if rounds else None)
     if message.get("tool_calls"):
         choice["finish_reason"] = "tool_calls"
     else:

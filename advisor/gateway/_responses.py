@@ -22,9 +22,9 @@ import orjson
 from advisor.errors import BadRequest
 from advisor.gateway._bodies import check_depth, load_object
 from advisor.gateway._entries import TOOL_TYPE
-from advisor.gateway._items import to_chat, to_items
+from advisor.gateway._replay import expand_items, has_trace
+from advisor.gateway._seal import TraceSeal
 from advisor.gateway._toolset import ToolSet, _check_names, _entry
-from advisor.gateway._trace import OPEN, has_trace, ledger_cuts, round_messages, split_trace
 
 _STATEFUL = {"previous_response_id": "the gateway keeps no state between requests: send the whole conversation "
                                      "as 'input' (with 'store': false) instead of 'previous_response_id'",
@@ -36,7 +36,7 @@ _STATEFUL = {"previous_response_id": "the gateway keeps no state between request
 class ResponsesRequest:
     """One ``POST /v1/responses`` request, checked."""
 
-    def __init__(self, body: dict[str, Any], raw: bytes) -> None:
+    def __init__(self, body: dict[str, Any], raw: bytes, seal: TraceSeal) -> None:
         self.raw = raw
         """The body as the client sent it."""
         self.model: str = body["model"]
@@ -46,16 +46,17 @@ class ResponsesRequest:
         self.stream = body.get("stream") is True
         """Whether the client asked for a stream of events."""
         self.traced = has_trace(raw)
-        """Whether the input may carry advisor traces to expand."""
+        """Whether the input may carry the gateway's reasoning items to take out."""
         choice, self.forces_advisor = map_response_choice(body.get("tool_choice"), self.tools)
         self.body = body
-        """The body, its input's advisor traces expanded and ``tool_choice`` mapped."""
+        """The body, its input's advisor traces taken out and expanded, ``tool_choice`` mapped."""
         self.ledger_cuts: dict[str, int] = {}
         """Per advisor function, the ledger cut its latest consultation in the input kept."""
         items = body.get("input")
         if self.traced and isinstance(items, list):
-            self.ledger_cuts = ledger_cuts(to_chat(items))
-            self.body = {**body, "input": expand_items(items)}
+            replayed = expand_items(items, seal)
+            self.ledger_cuts = replayed.ledger_cuts
+            self.body = {**body, "input": replayed.history}
         if "tool_choice" in body:
             self.body = {**self.body, "tool_choice": choice}
 
@@ -127,43 +128,9 @@ def map_response_choice(choice: Any, tools: ToolSet) -> tuple[Any, bool]:
     return choice, False
 
 
-def expand_items(items: list[Any]) -> list[Any]:
-    """Input items with every assistant message that carries a trace replaced by the items it stands
-    for: each round's text and calls, its results, then the message's own text (when it has any)."""
-    out: list[Any] = []
-    for item in items:
-        text = _first_text(item)
-        if text is None or not text.startswith(OPEN):
-            out.append(item)
-            continue
-        trace, rest = split_trace(text)
-        if trace is None:
-            out.append(item)
-            continue
-        for turn in trace.rounds:  # a merged round has no text: its calls and results come first
-            out.extend(to_items(round_messages(turn)))
-        if rest:
-            parts = item["content"]
-            kept = rest if isinstance(parts, str) else [{**parts[0], "text": rest}, *parts[1:]]
-            out.append({**item, "content": kept})
-    return out
-
-
-def _first_text(item: Any) -> str | None:
-    """The text of an assistant message item's content (a string) or of its first ``output_text`` part."""
-    if not (isinstance(item, dict) and item.get("role") == "assistant" and item.get("type", "message") == "message"):
-        return None
-    content = item.get("content")
-    if isinstance(content, str):
-        return content
-    first = content[0] if isinstance(content, list) and content else None
-    if isinstance(first, dict) and first.get("type") == "output_text" and isinstance(first.get("text"), str):
-        return str(first["text"])
-    return None
-
-
-def parse_responses(raw: bytes) -> ResponsesRequest:
-    """Read a request body. Raises :class:`~advisor.errors.BadRequest` for what no upstream would take."""
+def parse_responses(raw: bytes, seal: TraceSeal) -> ResponsesRequest:
+    """Read a request body, its traces opened with ``seal``. Raises :class:`~advisor.errors.BadRequest`
+    for what no upstream would take."""
     body = load_object(raw)
     if not isinstance(body.get("model"), str) or not body["model"].strip():
         raise BadRequest("you must provide a model parameter", code="missing_model", param="model")
@@ -174,7 +141,7 @@ def parse_responses(raw: bytes) -> ResponsesRequest:
         raise BadRequest("'input' must be a string or an array of items", code="invalid_input", param="input")
     if isinstance(items, list) and not all(isinstance(item, dict) for item in items):
         raise BadRequest("every input item must be an object", code="invalid_input", param="input")
-    request = ResponsesRequest(body, raw)
+    request = ResponsesRequest(body, raw, seal)
     if request.advised or request.traced:
         check_depth(body)
     if request.advised:

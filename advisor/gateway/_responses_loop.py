@@ -11,9 +11,11 @@ so the next request of the conversation gives the upstream the same items and it
 holds; reasoning items of advised rounds are not replayed (without stored state the upstream
 accepts calls without them, and a later request could not replay them either).
 
-The response is the upstream's last one with the trace at the start of its first ``output_text``
-(a message item is added in front of the client's calls when it has none), the advisor
-functions taken out of ``tools``, and ``usage`` adding up every round and every consultation
+The response is the upstream's last one with the trace in reasoning items of the gateway's
+(:func:`._replay.witness_item`): the standalone rounds' at the start of the output, where they
+happened (before the last response), a merged round's after the last response's own reasoning,
+where its calls were; its ``output_text`` is exactly the model's text. The advisor functions are
+taken out of ``tools``, and ``usage`` adds up every round and every consultation
 (``input_tokens``, ``output_tokens``, ``total_tokens``, their details, and ``server_tool_use``
 as in chat completions).
 """
@@ -26,10 +28,12 @@ from typing import Any
 from advisor.errors import UpstreamFailed
 from advisor.gateway._advise import Advisors
 from advisor.gateway._items import chat_tools, to_chat, to_items
+from advisor.gateway._replay import witness_item
 from advisor.gateway._responses import ResponsesRequest
+from advisor.gateway._seal import TraceSeal
 from advisor.gateway._settings import GatewaySettings
 from advisor.gateway._toolset import ToolSet, follow_up_choice
-from advisor.gateway._trace import Trace, TracedCall, TraceRound, carried, round_messages
+from advisor.gateway._trace import Trace, TracedCall, TraceRound, round_messages
 from advisor.gateway._upstream import Upstream
 from advisor.gateway._usage import total_usage
 
@@ -48,8 +52,10 @@ class ResponsesResult:
     """The advisors' use counts and usage."""
 
 
-async def run_responses(request: ResponsesRequest, upstream: Upstream, settings: GatewaySettings) -> ResponsesResult:
-    """Run the request's loop to its answer. Raises :class:`~advisor.errors.GatewayError`."""
+async def run_responses(request: ResponsesRequest, upstream: Upstream, settings: GatewaySettings, *,
+                        seal: TraceSeal) -> ResponsesResult:
+    """Run the request's loop to its answer, its trace sealed with ``seal``. Raises
+    :class:`~advisor.errors.GatewayError`."""
     ledger_tools = ToolSet(client_tools=tuple(chat_tools(request.tools.client_tools)),
                            advisors=request.tools.advisors)
     advisors = Advisors(ledger_tools, outer_model=request.model, upstream=upstream, settings=settings,
@@ -73,7 +79,7 @@ async def run_responses(request: ResponsesRequest, upstream: Upstream, settings:
         ours = [item for item in output if isinstance(item, dict) and item.get("type") == "function_call"
                 and request.tools.advisor(str(item.get("name"))) is not None]
         if not ours:
-            return ResponsesResult(_finish(response, rounds, usages, advisors), advisors)
+            return ResponsesResult(_finish(response, rounds, usages, advisors, seal), advisors)
         if number == settings.max_rounds:
             raise UpstreamFailed(f"the upstream model kept calling advisors past {settings.max_rounds} follow-up "
                                  "rounds", code="server_tool_rounds_exceeded")
@@ -88,7 +94,7 @@ async def run_responses(request: ResponsesRequest, upstream: Upstream, settings:
         if any(isinstance(item, dict) and _is_client_call(item) and item not in ours for item in output):
             rounds.append(TraceRound(calls=traced, merge=True))
             response["output"] = [item for item in output if item not in ours]
-            return ResponsesResult(_finish(response, rounds, usages, advisors), advisors)
+            return ResponsesResult(_finish(response, rounds, usages, advisors, seal), advisors)
         text = "".join(part["text"] for part in _text_parts(output))
         turn = TraceRound(content=text or None, calls=traced)
         rounds.append(turn)
@@ -118,9 +124,8 @@ def _text_parts(output: list[Any]) -> list[dict[str, Any]]:
 
 
 def _finish(response: dict[str, Any], rounds: list[TraceRound], usages: list[Any],
-            advisors: Advisors) -> dict[str, Any]:
-    if rounds:
-        _carry(response, Trace(rounds=tuple(rounds)))
+            advisors: Advisors, seal: TraceSeal) -> dict[str, Any]:
+    _carry(response["output"], rounds, seal)
     names = {entry.function_name for entry in advisors.tools.advisors}
     tools = response.get("tools")
     if isinstance(tools, list):
@@ -129,19 +134,16 @@ def _finish(response: dict[str, Any], rounds: list[TraceRound], usages: list[Any
     return response
 
 
-def _carry(response: dict[str, Any], trace: Trace) -> None:
-    """Put the trace in front of the response's first ``output_text`` (in a message of its own,
-    ahead of the client's calls, when the response has no text)."""
-    output: list[Any] = response["output"]
-    parts = _text_parts(output)
-    if parts:
-        parts[0]["text"] = carried(parts[0]["text"], trace)
-        return
-    at = next((index for index, item in enumerate(output)
-               if not (isinstance(item, dict) and item.get("type") == "reasoning")), len(output))
-    output.insert(at, {"id": f"msg_witness_{response.get('id', '')}", "type": "message", "status": "completed",
-                       "role": "assistant", "content": [{"type": "output_text", "text": carried(None, trace),
-                                                         "annotations": [], "logprobs": []}]})
+def _carry(output: list[Any], rounds: list[TraceRound], seal: TraceSeal) -> None:
+    """Put the sealed rounds in the output where they happened: the standalone ones first, a merged
+    one after the leading reasoning items (the last response's own, which came before its calls)."""
+    standalone = tuple(turn for turn in rounds if not turn.merge)
+    if rounds and rounds[-1].merge:
+        at = next((index for index, item in enumerate(output)
+                   if not (isinstance(item, dict) and item.get("type") == "reasoning")), len(output))
+        output.insert(at, witness_item(seal.seal(Trace(rounds=(rounds[-1],)))))
+    if standalone:
+        output.insert(0, witness_item(seal.seal(Trace(rounds=standalone))))
 
 
 def _chat_usage(usage: Any) -> Any:

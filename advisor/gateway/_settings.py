@@ -28,6 +28,13 @@ setting (``[gateway]``)      default                     meaning
 ``keepalive_interval``       10                          seconds between SSE keep-alive comments
 ``log_consultations``        true                        append each consultation to the log under
                                                          ``$WITNESS_HOME`` (``witness log``)
+``trace_key``                none                        the key advisor traces are signed with
+``trace_key_env``            ``WITNESS_TRACE_KEY``       the variable holding it (wins over
+                                                         ``trace_key``); neither: a random key per
+                                                         process, so traces do not outlive it
+``chat_trace``               ``field``                   where a chat completion carries its trace:
+                                                         the message's ``witness_trace`` field, or
+                                                         (``content``) a marker in front of the content
 ===========================  ==========================  ==============================================
 """
 
@@ -37,15 +44,19 @@ import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
-from pydantic import Field, ValidationError
+from pydantic import Field, SecretStr, ValidationError
 
 from advisor._config_file import config_path, describe, read_section
 from advisor._values import Frozen
 from advisor.errors import ConfigError
 
 DEFAULT_UPSTREAM = "https://api.openai.com/v1"
+MIN_TRACE_KEY = 16
+"""The shortest trace key accepted (characters): a short key could be guessed, and traces forged."""
+ChatTrace = Literal["field", "content"]
+"""Where a chat completion carries its trace: the ``witness_trace`` field, or in front of the content."""
 
 
 class GatewaySettings(Frozen):
@@ -88,6 +99,14 @@ class GatewaySettings(Frozen):
     """Seconds between the SSE comments that keep a streamed request alive while the loop runs."""
     log_consultations: bool = True
     """Whether each consultation is appended to the consultation log."""
+    trace_key: SecretStr | None = None
+    """The key advisor traces are signed with (every replica of a deployment needs the same)."""
+    trace_key_env: str = "WITNESS_TRACE_KEY"
+    """The environment variable holding the trace key; when set it wins over ``trace_key``."""
+    chat_trace: ChatTrace = "field"
+    """Where a chat completion carries its trace: ``field`` (the message's ``witness_trace``) or
+    ``content`` (a marker in front of the content, for clients that replay only role and content;
+    never when the request sets ``response_format``)."""
 
     @property
     def messages_upstream(self) -> str:
@@ -104,6 +123,18 @@ class GatewaySettings(Frozen):
         if not value:
             raise ConfigError(f"--api-key-env names {self.api_key_env}, which is not set (or empty)")
         return value
+
+    def trace_secret(self, env: Mapping[str, str] | None = None) -> bytes | None:
+        """The trace key (the variable's over the setting), or ``None`` when neither is set.
+        Raises :class:`~advisor.errors.ConfigError` for a key shorter than 16 characters."""
+        value = (os.environ if env is None else env).get(self.trace_key_env) or (
+            self.trace_key.get_secret_value() if self.trace_key is not None else "")
+        if not value:
+            return None
+        if len(value) < MIN_TRACE_KEY:
+            raise ConfigError(f"the trace key ({self.trace_key_env} or trace_key) must be at least {MIN_TRACE_KEY} "
+                              "characters: a shorter one could be guessed")
+        return value.encode()
 
     def check_bind(self) -> None:
         """Refuse a bind beyond loopback without client authentication."""

@@ -2,7 +2,8 @@
 
 A streamed request that runs advisors gets its response headers at once, then an SSE comment
 (``: keep-alive``) every ``keepalive_interval`` seconds while the loop works upstream, then the
-answer as chat-completion chunks — the role, the content, one delta per tool call,
+answer as chat-completion chunks — the role (with the ``witness_trace`` field when the answer
+carries one), the content, one delta per tool call,
 ``finish_reason``, a usage chunk (``choices: []``) when ``stream_options.include_usage`` asked
 for one — and ``data: [DONE]``. A failure after the headers went out is sent as
 ``data: {"error": {...}}`` (the OpenAI SDK raises it as an ``APIError``), then ``[DONE]``.
@@ -23,6 +24,7 @@ from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
 
 from advisor.errors import GatewayError
+from advisor.gateway._replay import FIELD
 
 LOGGER = logging.getLogger("witness.gateway")
 T = TypeVar("T")
@@ -138,7 +140,10 @@ def completion_chunks(completion: dict[str, Any], *, include_usage: bool) -> lis
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
         return {**head, "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}]}
 
-    chunks = [chunk({"role": "assistant", "content": ""})]
+    first: dict[str, Any] = {"role": "assistant", "content": ""}
+    if isinstance(message.get(FIELD), str):
+        first[FIELD] = message[FIELD]
+    chunks = [chunk(first)]
     for key in ("reasoning_content", "reasoning"):
         if isinstance(message.get(key), str) and message[key]:
             chunks.append(chunk({key: message[key]}))

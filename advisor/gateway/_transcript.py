@@ -12,7 +12,6 @@ chat message                             events
 ``tool`` result                          ``ToolCompleted`` with the exit status where the
                                          host writes one (:mod:`._exit_codes`), else none
 ``system`` / ``developer``               nothing (instructions, not activity)
-advisor calls carried in a trace         expanded first; then as below
 a call of ``witness_advisor`` or         a consultation: dispatched as ``witness_advisor``
 ``witness_advisor_<name>`` and its       (which the tracker and the ledger know as an
 result                                   advisor's), its result the advice alone, or an
@@ -20,8 +19,9 @@ result                                   advisor's), its result the advice alone
                                          the executor's own work, never a check
 =======================================  ==================================================
 
-Every event's ``entry_id`` is ``m<index>``, the message's position in the conversation with its
-traces expanded: the same message has the same id in every request of the conversation, so the
+The messages are read as the gateway holds them, their traces already expanded
+(:mod:`._replay`). Every event's ``entry_id`` is ``m<index>``, the message's position in that
+conversation: the same message has the same id in every request of the conversation, so the
 ledger's cards are ``#m12`` in all of them. Shell tools are recognised by the tracker from the
 tool's name and its ``command``/``cmd`` argument, as for the hosts' own transcripts; a failed
 check stays open until a genuine later pass, exactly as there.
@@ -35,7 +35,6 @@ from typing import Any, TypedDict
 
 from advisor.gateway._entries import FUNCTION_PREFIX
 from advisor.gateway._exit_codes import exit_code
-from advisor.gateway._trace import expand
 from obligations import (
     AssistantMessage,
     Event,
@@ -72,10 +71,9 @@ def is_gateway_advisor(function: str) -> bool:
     return function == FUNCTION_PREFIX or function.startswith(FUNCTION_PREFIX + "_")
 
 
-def chat_events(messages: Sequence[Any], *, expand_traces: bool = True) -> list[Event]:
-    """The events of a conversation, its carried advisor traces expanded first (unless
-    ``expand_traces`` is false: the messages already are, as the gateway's loop holds them)."""
-    return list(_events(expand(list(messages)) if expand_traces else list(messages)))
+def chat_events(messages: Sequence[Any]) -> list[Event]:
+    """The events of a conversation (its advisor traces already expanded, as the gateway holds it)."""
+    return list(_events(list(messages)))
 
 
 def _events(messages: list[Any]) -> Iterator[Event]:

@@ -46,7 +46,9 @@ anchors-style §2.1, anthropics/claude-code #12115 and #22105. So:
 - ``is_error`` without it is a refusal or tool failure, not an exit: permission prompts and
   sandbox blocks ("requested permissions", "requires approval", "was blocked" — all five
   errored Bash calls in the fixture ``claude/convo.jsonl`` are these) get ``error_code
-  "permission_denied"``, interruptions ``"interrupted"``, time-outs ``"timeout"``; no exit code;
+  "permission_denied"``, interruptions ``"interrupted"``, time-outs ``"timeout"``, and a call
+  cancelled before it ran because another call of the same turn errored (``<tool_use_error>Sibling
+  tool call errored``: the turn's calls run in parallel) ``"cancelled"``; no exit code;
 - a result *without* ``is_error`` is read as **exit 0**, because the Bash tool turns every
   non-zero exit into an error — except the exit 1 it deliberately tolerates for ``grep``,
   ``rg``, ``find``, ``diff``, ``test`` and ``[`` (marked by ``returnCodeInterpretation``, read as

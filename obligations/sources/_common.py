@@ -29,9 +29,17 @@ _REFUSAL = re.compile(
 _INTERRUPT = re.compile(
     r"\[Request interrupted by user|(?:interrupted|aborted) by (?:the )?user|^\s*(?:Command )?aborted", re.I)
 _TIMEOUT = re.compile(r"^\s*(?:Command |Process )?timed out|command timed out after", re.I)
-# Every message the three patterns above recognise contains one of these words.
-_CUES = re.compile(r"permission|grant|approv|block|denied|want to proceed|reject|declin|interrupt|abort|timed out",
-                   re.I)
+# A call the host cancelled before it ran, because another call of the same turn failed (Claude Code
+# runs a turn's calls in parallel and cancels the rest: "<tool_use_error>Sibling tool call errored").
+_CANCELLED = re.compile(r"^\s*(?:<tool_use_error>)?\s*(?:Error: )?Sibling tool call errored", re.I)
+# Every message the patterns above recognise contains one of these words.
+_CUES = re.compile(r"permission|grant|approv|block|denied|want to proceed|reject|declin|interrupt|abort|timed out"
+                   r"|sibling", re.I)
+
+HOST_MESSAGES: tuple[tuple[ErrorCode, re.Pattern[str]], ...] = (
+    ("interrupted", _INTERRUPT), ("cancelled", _CANCELLED), ("timeout", _TIMEOUT), ("permission_denied", _REFUSAL))
+"""A host's error texts that say a call was not a run of its own, and the code each gets, first match
+winning (an interruption's text may quote a refusal)."""
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -158,17 +166,12 @@ def integer(value: Any) -> int | None:
 
 
 def error_code(text: str) -> ErrorCode | None:
-    """The structured code for a host's refusal, interruption or timeout message, if it is one."""
+    """The structured code for a host's refusal, interruption, cancellation or timeout message, if it is one
+    (see :data:`HOST_MESSAGES`)."""
     head = text[:600]
     if not _CUES.search(head):
         return None  # most errors are plain failures: one cheap scan decides that
-    if _INTERRUPT.search(head):
-        return "interrupted"
-    if _TIMEOUT.search(head):
-        return "timeout"
-    if _REFUSAL.search(head):
-        return "permission_denied"
-    return None
+    return next((code for code, pattern in HOST_MESSAGES if pattern.search(head)), None)
 
 
 def exit_status(digits: str) -> int:

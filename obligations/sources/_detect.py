@@ -165,7 +165,7 @@ def _pi_or_droid(entry: dict[str, Any]) -> Judgement:
     message = entry.get("message")
     if _droid_message(message):
         return "droid"
-    if isinstance(message, dict) and message.get("role") in _PI_ONLY_ROLES:
+    if isinstance(message, dict) and isinstance(message.get("role"), str) and message["role"] in _PI_ONLY_ROLES:
         return "pi"
     content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, list) and any(isinstance(block, dict) and block.get("type") == "toolCall"

@@ -371,3 +371,23 @@ def test_codex_users_own_shell_command_is_replayed_with_its_exit_code(tmp_path: 
     assert [(e.tool, e.arguments, e.cwd) for e in events if isinstance(e, ToolDispatched)] == [
         ("local_shell", {"command": ["bash", "-lc", "npm test"]}, "/repo")]
     assert [e.exit_code for e in events if isinstance(e, ToolCompleted)] == [1]
+
+
+def test_claude_sibling_cancelled_calls_never_ran_and_open_nothing(tmp_path: Path) -> None:
+    """Claude Code runs a turn's calls in parallel and cancels the rest when one errors: the cancelled
+    `pytest` ("Sibling tool call errored") is `cancelled`, opens no item, and the erroring call still counts."""
+    sibling = "<tool_use_error>Sibling tool call errored</tool_use_error>"
+    path = write_jsonl(tmp_path / "s.jsonl", [
+        claude("user", "run the checks"),
+        claude("assistant", [{"type": "tool_use", "id": "a", "name": "Bash", "input": {"command": "ruff check ."}},
+                             {"type": "tool_use", "id": "b", "name": "Bash", "input": {"command": "pytest -q"}}],
+               message_id="msg_parallel"),
+        result("a", "Exit code 1\nFound 2 errors.", True, "Error: Exit code 1\nFound 2 errors."),
+        result("b", sibling, True, "Error: Sibling tool call errored"),
+    ])
+    done = results(read(path))
+    assert (done["b"].exit_code, done["b"].error_code) == (None, "cancelled")
+    assert classify(None, None, True, "cancelled", done["b"].error_message) == "cancelled"
+    tracker = Tracker()
+    tracker.handle_many(read(path))
+    assert [item.check for item in tracker.open_items()] == ["ruff check ."]

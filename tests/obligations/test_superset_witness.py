@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,3 +129,20 @@ def test_the_report_says_which_pass_closed_which_failure() -> None:
     assert item.resolution is not None
     assert (item.check, item.resolution.check, item.resolution.covering) == ("pytest tests/a.py::t -x", "pytest -q",
                                                                            True)
+
+
+@pytest.mark.parametrize(("failing", "passing"), [
+    ("pytest -m live tests/test_api.py", "pytest"),
+    ('export API_TOKEN="$(cat .token)" && pytest -m live', "pytest -m live"),
+    ('API_TOKEN="$(cat .token)" pytest -m live', 'export API_TOKEN="$(cat .other)"; pytest -m live'),
+])
+def test_a_marker_expression_or_a_run_time_export_is_another_check(failing: str, passing: str) -> None:
+    """A plain `pytest` never witnesses `pytest -m live` (another suite), nor a run without the exported token
+    (or with another) one that had it, however it was exported."""
+    tracker = Tracker()
+    tracker.handle(UserMessage(text="fix it"))
+    tracker.handle(ToolDispatched(call_id="f", tool="Bash", arguments={"command": failing}))
+    tracker.handle(ToolCompleted(call_id="f", exit_code=1, is_error=True, output="1 failed, 2 passed in 0.1s"))
+    tracker.handle(ToolDispatched(call_id="p", tool="Bash", arguments={"command": passing}))
+    tracker.handle(ToolCompleted(call_id="p", exit_code=0, output="9 passed in 0.3s"))
+    assert [item.state for item in tracker.all_items()] == ["open"]

@@ -49,6 +49,8 @@ DIFFERENT = [
     ("go test -race ./...", "go test ./..."),
     ("go test -short ./...", "go test ./..."),
     ("pytest -m eval", "pytest"),
+    ('export TOK="$(cat .token)" && pytest', "pytest"),
+    ('export TOK="$(cat .token)"; pytest', 'export TOK="$(cat .other)"; pytest'),
     ("docker exec api pytest", "pytest"),
     ("uv run --python 3.12 pytest", "uv run pytest"),
     ("mise x node@20 -- npm test", "npm test"),
@@ -62,6 +64,15 @@ def test_semantic_environment_and_options_change_identity(first: str, second: st
     one, two = analyze(first).validation, analyze(second).validation
     assert one is not None and two is not None
     assert one.key != two.key
+
+
+@pytest.mark.parametrize("exported", ['export TOK="$(cat .token)" && pytest', 'export TOK="$(cat .token)"; pytest',
+                                      'declare -x TOK="$(cat .token)"; pytest'])
+def test_an_exported_assignment_known_only_at_run_time_is_the_same_as_one_in_front(exported: str) -> None:
+    """`export TOK="$(…)" && pytest` keeps `TOK="$(…)"` in identity, exactly as `TOK="$(…)" pytest` does."""
+    one, two = analyze(exported).validation, analyze('TOK="$(cat .token)" pytest').validation
+    assert one is not None and two is not None
+    assert (one.key, one.identity, one.environment) == (two.key, two.identity, ('TOK="$(cat .token)"',))
 
 
 def test_pwsh_environment_assignments_are_identity_too() -> None:

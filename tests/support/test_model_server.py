@@ -164,6 +164,19 @@ def test_responses_output_without_call_is_refused(model_server: ModelServer, oai
             model="m", input=[{"type": "function_call_output", "call_id": "call_9", "output": "x"}])
 
 
+def test_responses_encrypted_content_it_did_not_make_is_refused(model_server: ModelServer,
+                                                                  oai: openai.OpenAI) -> None:
+    """A reasoning item replayed with its own encrypted content is accepted; one with content the server
+    did not make gets OpenAI's 400, as a real provider cannot decrypt it."""
+    model_server.enqueue(Reply(text="a", reasoning="plan"), Reply(text="b"))
+    first = oai.responses.create(model="m", input="hi", include=["reasoning.encrypted_content"])
+    replayed: Any = [{"role": "user", "content": "hi"}, *[item.model_dump(exclude_none=True) for item in first.output]]
+    assert oai.responses.create(model="m", input=replayed).output_text == "b"
+    replayed[1]["encrypted_content"] = "Zm9yZ2Vk"
+    with pytest.raises(openai.BadRequestError, match="could not be verified"):
+        oai.responses.create(model="m", input=replayed)
+
+
 # -- Anthropic Messages ----------------------------------------------------------------------
 
 

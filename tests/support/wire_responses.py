@@ -156,6 +156,17 @@ def _item_events(item: dict[str, Any], index: int, size: int) -> Iterator[tuple[
     yield "response.output_item.done", {"output_index": index, "item": item}
 
 
+def _ours(content: Any) -> bool:
+    """Whether a reasoning item's ``encrypted_content`` is absent or one this server made (OpenAI
+    refuses encrypted content it cannot decrypt)."""
+    if content is None:
+        return True
+    try:
+        return isinstance(content, str) and base64.b64decode(content, validate=True).startswith(b"scripted:")
+    except ValueError:
+        return False
+
+
 def problem(body: Any) -> str | None:
     """What OpenAI would refuse in this request body with a 400, if anything."""
     if not isinstance(body, dict) or not isinstance(body.get("model"), str):
@@ -169,6 +180,8 @@ def problem(body: Any) -> str | None:
     answered: set[str] = set()
     for item in items:
         kind = item.get("type") if isinstance(item, dict) else None
+        if kind == "reasoning" and not _ours(item.get("encrypted_content")):
+            return f"The encrypted content for item {item.get('id')} could not be verified."
         if kind in ("function_call", "custom_tool_call"):
             calls.add(item.get("call_id"))
         elif kind in ("function_call_output", "custom_tool_call_output"):

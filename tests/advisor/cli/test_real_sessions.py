@@ -224,6 +224,16 @@ def test_wakil_failures_in_the_text_of_semicolon_chains_stay_open() -> None:
     assert (migrations["witness"]["check"], migrations["witness"]["covering"]) == ("pytest -q", True)
 
 
+def test_wakil_a_plain_pytest_is_never_tried_as_a_witness_of_its_live_evals() -> None:
+    """wakil: `pytest -m eval -q -k …` (:1632, :1679, :1691, :1703) runs the live evals a plain `pytest` leaves
+    out (its pyproject: `addopts = "-m 'not eval'"`): the later `uv run pytest -q …; uv run ruff check` is no attempt
+    at witnessing them, and they stay open with no attempt at all."""
+    found = session("wakil--31220796")
+    evals = [item for item in found["open"] if item["check"].startswith("pytest -m eval")]
+    assert len(evals) == 4
+    assert all(item["last_attempt"] is None and item["witness"] is None for item in evals)
+
+
 def test_preloop_a_test_binary_that_died_is_no_witness_and_masked_runs_prove_nothing() -> None:
     """preloop (Oh My Pi): `git commit … && cargo test -p preloop-gha-expressions | tail -3` exits 0 (:85) but its
     tail shows cargo's `process didn't exit successfully … SIGABRT` (a stack overflow): a failure, not a pass of

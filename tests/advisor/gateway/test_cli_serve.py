@@ -34,7 +34,7 @@ def test_witness_serve_runs_the_advisor_for_the_sdk_and_stops_on_sigint(model_se
     config = tmp_path / "config.toml"
     config.write_text("[gateway]\nmax_rounds = 4\nlog_consultations = false\n")
     env = {**os.environ, "WITNESS_HOME": str(tmp_path), "UPSTREAM_KEY": "sk-upstream-cli-123",
-           "GATEWAY_KEY": "gw-client-key-456"}
+           "GATEWAY_KEY": "gw-client-key-456", "WITNESS_TRACE_KEY": "trace-key-cli-0123456789"}
     process = subprocess.Popen([WITNESS, "serve", "--port", str(port), "--upstream", model_server.openai_base_url,
                                 "--upstream-key-env", "UPSTREAM_KEY", "--api-key-env", "GATEWAY_KEY",
                                 "--config", str(config)], env=env, stderr=subprocess.PIPE, text=True)
@@ -53,7 +53,7 @@ def test_witness_serve_runs_the_advisor_for_the_sdk_and_stops_on_sigint(model_se
         with openai.OpenAI(base_url=f"http://127.0.0.1:{port}/v1", api_key="gw-client-key-456",
                            max_retries=0) as sdk:
             response = sdk.chat.completions.create(model="gpt-test", messages=USER, tools=[advisor(model="adv")])
-        assert (response.choices[0].message.content or "").endswith("served")
+        assert response.choices[0].message.content == "served"
         assert {r.headers["authorization"] for r in model_server.requests} == {"Bearer sk-upstream-cli-123"}
     finally:
         process.send_signal(signal.SIGINT)
@@ -61,6 +61,7 @@ def test_witness_serve_runs_the_advisor_for_the_sdk_and_stops_on_sigint(model_se
     assert process.returncode == 0
     assert '"path":"/v1/chat/completions"' in stderr and '"advisor_requests":1' in stderr
     assert "sk-upstream-cli-123" not in stderr and "gw-client-key-456" not in stderr
+    assert "trace-key-cli" not in stderr and "not replayed after a restart" not in stderr
     assert "Traceback" not in stderr
 
 
@@ -69,7 +70,8 @@ def test_witness_serve_runs_the_advisor_for_the_sdk_and_stops_on_sigint(model_se
     (["--api-key-env", "WITNESS_TEST_UNSET_KEY"], {}, "WITNESS_TEST_UNSET_KEY, which is not set"),
     (["--port", "99999"], {}, "99999 is not in the range"),
     (["--config", "/nonexistent/config.toml"], {}, "is not a file"),
-], ids=["public bind without a key", "unset key variable", "bad port", "missing config"])
+    ([], {"WITNESS_TRACE_KEY": "short"}, "must be at least 16 characters"),
+], ids=["public bind without a key", "unset key variable", "bad port", "missing config", "short trace key"])
 def test_witness_serve_refuses_bad_settings_with_exit_2(args: list[str], env: dict[str, str], message: str) -> None:
     """Bad flags or settings exit 2 with one clear line and no traceback, before anything listens."""
     done = witness("serve", *args, env=env)

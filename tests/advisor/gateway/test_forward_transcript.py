@@ -190,11 +190,12 @@ def test_a_long_conversation_is_trimmed_to_the_budget_and_stays_trimmed(model_se
         chat.history += history
         model_server.enqueue(ask("a1", "Which step is slowest?"), run("c99", "make step99"))
         chat.send()
-        cut = json.loads(chat.history[-1]["content"].split(">", 1)[1].split("</", 1)[0])["rounds"][0]["calls"][0]
+        trace = gateway.app.state.gateway.seal.open(chat.history[-1]["witness_trace"])
+        cut = trace.rounds[0].calls[0].ledger_cut
         model_server.enqueue(ask("a2", "And now?"), Reply(text="Done."))
         chat.send(result("c99", exited(0, "step 99 built")))
     first, second = consultations(model_server)
-    assert cut["ledger_cut"] > 0
+    assert cut > 0
     for request in (first, second):
         text = json.dumps(request.body)
         assert len(text) < 4 * 1500 + 2000  # the budget, plus JSON escaping

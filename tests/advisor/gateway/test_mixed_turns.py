@@ -6,7 +6,8 @@ from typing import Any
 
 import openai
 
-from advisor.gateway import expand
+from advisor.gateway import FIELD, expand_messages
+from tests.advisor.gateway.harness import GatewayServer
 from tests.advisor.gateway.helpers import SHELL, USER, advisor, tool_results
 from tests.support.model_server import ModelServer
 from tests.support.script import Reply, ToolCall
@@ -30,7 +31,8 @@ def test_a_mixed_turn_runs_the_advisor_and_returns_only_the_clients_calls(client
     choice = response.choices[0]
     assert choice.finish_reason == "tool_calls"
     assert [(c.id, c.function.name) for c in choice.message.tool_calls or []] == [("run_1", "exec_command")]
-    assert choice.message.content.endswith("Checking first.")
+    assert choice.message.content == "Checking first."
+    assert (choice.message.model_extra or {})[FIELD].startswith("witness-trace.1.")
     assert [r.model for r in requests] == ["gpt-test", "adv"]
     usage = (response.usage.model_extra or {})["server_tool_use"]
     assert usage["advisor_requests"] == 1
@@ -75,27 +77,31 @@ def test_a_finished_loop_carries_its_rounds_so_later_turns_see_the_advice(client
     assert (following["role"], following["content"]) == ("assistant", "Here is the design.")
 
 
-def test_a_streamed_mixed_turn_carries_the_same_trace(client: openai.OpenAI, model_server: ModelServer) -> None:
-    """Streamed, the mixed turn's content holds the same trace, and the client's call arrives as a tool-call delta."""
+def test_a_streamed_mixed_turn_carries_the_same_trace(client: openai.OpenAI, model_server: ModelServer,
+                                                      gateway: GatewayServer) -> None:
+    """Streamed, the first delta carries the trace in its witness_trace field, and the client's call arrives as a
+    tool-call delta."""
     model_server.enqueue(Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "?"}, id="a"),
                                            ToolCall("exec_command", {"cmd": "ls"}, id="b")]),
                          Reply(text="Severity: none\nok"))
-    content, calls = "", {}
+    content, calls, token = "", {}, ""
     for chunk in client.chat.completions.create(model="gpt-test", messages=USER, tools=TOOLS, stream=True):
         for choice in chunk.choices:
             content += choice.delta.content or ""
+            token += (choice.delta.model_extra or {}).get(FIELD, "")
             for call in choice.delta.tool_calls or ():
                 calls[call.index] = (call.id, call.function.name if call.function else None)
     assert calls == {0: ("b", "exec_command")}
-    message = {"role": "assistant", "content": content, "tool_calls": [
+    assert content == ""
+    message = {"role": "assistant", "content": None, FIELD: token, "tool_calls": [
         {"id": "b", "type": "function", "function": {"name": "exec_command", "arguments": '{"cmd":"ls"}'}}]}
-    expanded = expand([message])
+    expanded = expand_messages([message], gateway.app.state.gateway.seal).history
     assert [c["id"] for c in expanded[0]["tool_calls"]] == ["a", "b"]
     assert expanded[1]["tool_call_id"] == "a"
 
 
-def test_a_trace_the_client_mangled_stays_text(client: openai.OpenAI, model_server: ModelServer) -> None:
-    """A marker that does not parse is forwarded as the text it is; nothing is dropped."""
+def test_a_marker_holding_no_trace_stays_text(client: openai.OpenAI, model_server: ModelServer) -> None:
+    """A marker that holds no sealed trace is forwarded as the text it is; nothing is dropped."""
     model_server.enqueue(Reply(text="ok"))
     broken = "<witness:advisor-trace>{not json</witness:advisor-trace>\nhello"
     history = [*USER, {"role": "assistant", "content": broken}, {"role": "user", "content": "again"}]
@@ -113,5 +119,5 @@ def test_a_request_without_advisors_still_expands_a_carried_trace(client: openai
                {"role": "tool", "tool_call_id": "run_1", "content": "ok"}]
     client.chat.completions.create(model="gpt-test", messages=history, tools=[SHELL])
     sent = model_server.requests[0].body["messages"]
-    assert "witness:advisor-trace" not in str(sent)
+    assert FIELD not in str(sent)
     assert [m["role"] for m in sent] == ["user", "assistant", "tool", "tool"]

@@ -68,7 +68,8 @@ def test_a_malformed_advisor_answer_is_a_tool_error(client: openai.OpenAI, model
 def test_an_advisor_answering_200_with_html_fails_the_call_not_the_stream(client: openai.OpenAI,
                                                                           model_server: ModelServer,
                                                                           route: str) -> None:
-    """Streamed, an advisor answering HTTP 200 with a page that is not JSON is a tool error; the stream completes."""
+    """Streamed, an advisor answering HTTP 200 with a page that is not JSON is a tool error the executor reads; the
+    stream completes."""
     model_server.on(_advisor_answers(Raw(b"<html>not json</html>", content_type="text/html")))
     model_server.enqueue(Reply(tool_calls=[ToolCall("witness_advisor", {"prompt": "?"}, id="call_a")]),
                          Reply(text="Carrying on."))
@@ -79,7 +80,9 @@ def test_an_advisor_answering_200_with_html_fails_the_call_not_the_stream(client
     else:
         with client.responses.stream(model="gpt-test", input="Plan it.", tools=tools) as stream:
             text = stream.get_final_response().output_text
-    assert text.endswith("Carrying on.") and "advisor_request_failed" in text
+    assert text == "Carrying on."
+    follow_up = json.dumps(model_server.requests[-1].body)
+    assert "advisor_request_failed" in follow_up
 
 
 def test_an_advisor_slow_then_closing_is_a_tool_error(client: openai.OpenAI, model_server: ModelServer) -> None:

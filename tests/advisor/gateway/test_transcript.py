@@ -7,7 +7,17 @@ from typing import Any
 
 import pytest
 
-from advisor.gateway import Trace, TracedCall, TraceRound, carried, chat_events, exit_code, open_obligations
+from advisor.gateway import (
+    FIELD,
+    Trace,
+    TracedCall,
+    TraceRound,
+    TraceSeal,
+    chat_events,
+    exit_code,
+    expand_messages,
+    open_obligations,
+)
 from obligations import AssistantMessage, ToolCompleted, ToolDispatched, UserMessage
 
 
@@ -51,10 +61,13 @@ def test_a_result_without_an_exit_status_never_witnesses() -> None:
 
 
 def test_advisor_calls_carried_in_a_trace_are_part_of_the_events() -> None:
-    """A replayed trace expands first: its advisor call is dispatched and completed like any call."""
+    """A replayed trace, once expanded, is events: its advisor call is dispatched and completed like any call."""
     trace = Trace(rounds=(TraceRound(content=None, calls=(
         TracedCall(id="a1", name="witness_advisor", arguments='{"prompt": "?"}', result='{"status":"ok"}'),)),))
-    events = chat_events([{"role": "user", "content": "go"}, {"role": "assistant", "content": carried("ok", trace)}])
+    seal = TraceSeal(b"a-test-key-of-32-bytes-0123456789")
+    replayed = expand_messages([{"role": "user", "content": "go"},
+                                {"role": "assistant", "content": "ok", FIELD: seal.seal(trace)}], seal)
+    events = chat_events(replayed.history)
     assert [type(e).__name__ for e in events] == ["UserMessage", "ToolDispatched", "ToolCompleted",
                                                   "AssistantMessage"]
 
