@@ -11,8 +11,10 @@ a few hundred bytes to a few kilobytes):
    the bare tracker's ``notices()`` (for the root) and ``should_escalate()`` against ``AdvisorHost.on_pre_step``
    after each agent began a new task with one failure (its score is below the threshold: the
    decision is computed and no consultation is due, the common case).
-   Time per event is the best of five runs (steps: best of seven, 20,000 steps each); the ratio
-   host / bare is the overhead (target ≤ 1.5×).
+   Time per event is the best of five runs (steps: best of seven, 20,000 steps each), in CPU time
+   (the machine is shared: a wall clock times the neighbours too); the ratio host / bare is the
+   overhead (target ≤ 1.5×). To compare two revisions, run this script against each checkout in
+   turn, interleaved (``PYTHONPATH=<checkout> python benchmarks/host_bench.py``).
 2. **Packet build.** ``AdvisorHost.packet`` for the root after a 10k-event session: classify the
    task's activity, build every section, redact, fit to 48 KB (best of five).
 
@@ -59,11 +61,11 @@ def best(runs: int, measure: Callable[[], float]) -> float:
 
 def bare(calls: list[tuple[str, str, str, dict[str, object], int, str]]) -> float:
     tracker = Tracker()
-    started = time.perf_counter()
+    started = time.process_time()
     for agent, call, tool, arguments, code, output in calls:
         tracker.handle(ToolDispatched(agent_id=agent, call_id=call, tool=tool, arguments=arguments))
         tracker.handle(ToolCompleted(agent_id=agent, call_id=call, exit_code=code, output=output))
-    return (time.perf_counter() - started) / (2 * len(calls))
+    return (time.process_time() - started) / (2 * len(calls))
 
 
 def fresh_host() -> AdvisorHost:
@@ -75,11 +77,11 @@ def fresh_host() -> AdvisorHost:
 
 def hosted(calls: list[tuple[str, str, str, dict[str, object], int, str]]) -> float:
     host = fresh_host()
-    started = time.perf_counter()
+    started = time.process_time()
     for agent, call, tool, arguments, code, output in calls:
         host.on_tool_dispatched(agent, call, tool, arguments)
         host.on_tool_result(agent, call, exit_code=code, output=output)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     host.close()
     return elapsed / (2 * len(calls))
 
@@ -95,7 +97,7 @@ def steps(calls: list[tuple[str, str, str, dict[str, object], int, str]], with_h
         host.on_tool_dispatched(agent, f"{agent}-x", "Bash", {"command": "pytest -q"})
         host.on_tool_result(agent, f"{agent}-x", exit_code=1, output=OUTPUTS[1])
     tracker = host.tracker
-    started = time.perf_counter()
+    started = time.process_time()
     for number in range(count):
         agent = "root" if number % 2 else "worker"
         if with_host:
@@ -104,7 +106,7 @@ def steps(calls: list[tuple[str, str, str, dict[str, object], int, str]], with_h
             if agent == "root":
                 tracker.notices()
             tracker.should_escalate(agent)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     host.close()
     return elapsed / count
 
@@ -118,9 +120,9 @@ def packet_time(calls: list[tuple[str, str, str, dict[str, object], int, str]]) 
     sizes: list[int] = []
 
     def once() -> float:
-        started = time.perf_counter()
+        started = time.process_time()
         fitted = host.packet("root")
-        elapsed = time.perf_counter() - started
+        elapsed = time.process_time() - started
         sizes.append(fitted.size)
         return elapsed
 

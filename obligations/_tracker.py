@@ -93,6 +93,15 @@ class Tracker:
         self._read = (event, call)
         return dispatched_record(call, call_id=event.call_id, agent_id=event.agent_id, cwd=event.cwd)
 
+    def mutates(self, event: ToolDispatched) -> bool:
+        """Whether this tracker reads a dispatched call as one that may change the workspace — the
+        ``mutates`` of its :meth:`interpret` record — without taking it or building the record: a host
+        asks before every dispatch it may hold back (its workspace lease), and the dispatch then takes
+        this reading instead of making it again."""
+        call = self._interpret(event.tool, event.arguments, event.shell)
+        self._read = (event, call)
+        return call.mutates
+
     def watch(self, listener: Callable[[CallRecord], None]) -> None:
         """Call ``listener`` with the record of every completed call whose dispatch this tracker took,
         once the tracker has taken the result (its obligations are already up to date)."""

@@ -250,7 +250,7 @@ class AdvisorHost:
                 return self._advisor_tool(record, event)
             if event.tool.lower() in state.delegation_tools:
                 event = event.model_copy(update={"tool": DELEGATION})
-            elif state.tracker.interpret(event).mutates:
+            elif state.tracker.mutates(event):
                 refusal = state.lease(state.tree.root_of(agent_id)).try_shared(call_id, agent_id)
                 if refusal is not None:
                     return ToolAdmission(allowed=False, reason=refusal)

@@ -191,3 +191,22 @@ def test_without_a_score_the_obligations_are_the_same() -> None:
     assert scored.should_escalate().escalate
     decision = unscored.should_escalate()
     assert not decision.escalate and decision.reason == "escalation scoring is off (TrackerConfig.escalation is None)"
+
+
+@pytest.mark.parametrize(("tool", "arguments", "expected"), [
+    ("Bash", {"command": "pytest -q"}, False), ("Bash", {"command": "ls -la"}, False),
+    ("Bash", {"command": "rm -rf build"}, True), ("Bash", {}, True), ("Edit", {"file_path": "a.py"}, True),
+    ("Read", {"file_path": "a.py"}, False), ("frobnicate", {"path": "a.py"}, True),
+])
+def test_mutates_is_the_records_mutates_and_the_dispatch_takes_that_reading(
+        tool: str, arguments: dict[str, object], expected: bool) -> None:
+    """Asking whether a dispatched call may change the workspace answers as its record does, and the
+    dispatch taken afterwards is the same as one taken without asking."""
+    event = ToolDispatched(call_id="c1", tool=tool, arguments=arguments, agent_id="root")
+    asked, plain = Tracker(), Tracker()
+    assert asked.mutates(event) is expected
+    assert asked.interpret(event).mutates is expected
+    for tracker in (asked, plain):
+        tracker.handle(event)
+        tracker.handle(ToolCompleted(call_id="c1", exit_code=1, output="1 failed", agent_id="root"))
+    assert asked.snapshot() == plain.snapshot()

@@ -76,8 +76,8 @@ def test_plain_words_in_a_command_string_keep_their_outer_places(text: str) -> N
 
 
 def test_the_plain_reading_declines_what_it_does_not_know() -> None:
-    """Reserved words, double quotes, expansions, a `#` starting a word and operators go to the grammar."""
-    for text in ("time pytest", "if true", 'pytest "a b"', "pytest $X", "pytest 'a\nb'", "pytest #c", "a & b",
+    """Reserved words, expansions (double-quoted too), a `#` starting a word and operators go to the grammar."""
+    for text in ("time pytest", "if true", 'pytest "a $b"', "pytest $X", "pytest 'a\nb'", "pytest #c", "a & b",
                  "a |& b", "! pytest", "pytest\n", "", "   ", "a;", "a && if true", "a ;; b"):
         assert plain_script(text, IDENTITY) is None, text
     assert plain_script("CI=1 pytest -q a#b", IDENTITY) is not None
@@ -98,3 +98,26 @@ def test_every_plain_corpus_command_reads_as_the_grammar_reads_it() -> None:
             taken += 1
             assert plain == parse_tree(text, IDENTITY, 0, data), text
     assert taken >= 500
+
+
+_QUOTED_WORDS = st.sampled_from(['"q"', '"a b"', '""', '"it\'s"', "'say \"x\"'", "\"a\"'b'", 'A="x y"', '--n="x y"',
+                                 '>"f g"', '"#x"', 'a"b"#c', '"*.py"', '"a!b"', '"a\\b"', '"$x"', '"`x`"', '"a',
+                                 'b"', '"if"', '"{a,b}"', '"~/a"', '"a;b && c"', '"-"', '"2">f', '2>"&1"', '"x"=1',
+                                 '""x', '="a"', '"a\tb"', '"(x)"', 'pytest', '-k', 'CI=1', '2>&1', "'a b'"])
+
+
+@settings(max_examples=300)
+@given(st.lists(_QUOTED_WORDS, min_size=1, max_size=6), st.sampled_from([" ", " && ", "; ", " | "]))
+def test_double_quoted_words_read_as_the_grammar_reads_them(words: list[str], join: str) -> None:
+    """Double-quoted words without `$`, backquotes or backslashes are plain, with the grammar's
+    values and spans (in a command string too); any other double-quoted word goes to the grammar."""
+    text = "x " + join.join(words)
+    data = text.encode("utf-8")
+    outer = OffsetMap(text, data, outer=[10 + 2 * index for index in range(len(text) + 1)])
+    for offsets in (IDENTITY, outer):
+        plain = plain_script(text, offsets)
+        if plain is not None:
+            assert plain == parse_tree(text, offsets, 0, data)
+    assert plain_script('git commit -m "fix: a b" && A="x y" pytest -k "a or b"', IDENTITY) is not None
+    for declined in ('echo "$x"', 'echo "`x`"', 'echo "a\\b"', 'echo "a'):
+        assert plain_script(declined, IDENTITY) is None, declined

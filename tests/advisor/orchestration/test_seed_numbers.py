@@ -24,6 +24,7 @@ from advisor.orchestration import (
 from advisor.orchestration._activity import Activity, keep_output
 from obligations import ToolCompleted, ToolDispatched, call_record
 from tests.advisor.orchestration.helpers import GatedModel, make_host, tree, verdict
+from tests.support.seed_mutations import MUTATIONS, ROOT, Mutation
 
 KB = 1024
 
@@ -145,3 +146,12 @@ def test_an_unknown_tool_makes_the_advisor_an_editing_one(tmp_path: Path) -> Non
     thread.join(30)
     host.close()
     assert not refused.allowed and "editing advisor review" in (refused.reason or "")
+
+
+@pytest.mark.parametrize("mutation", MUTATIONS, ids=[m.ident for m in MUTATIONS])
+def test_every_seed_mutation_still_applies_and_names_a_test(mutation: Mutation) -> None:
+    """Each row of the seed's mutation table still finds the code that holds its rule (once) and names a test
+    that exists, so the table cannot drift from the code it breaks or the test that catches it."""
+    assert (ROOT / mutation.path).read_text(encoding="utf-8").count(mutation.old) == 1
+    path, name = mutation.test.split("::")
+    assert f"def {name}(" in (ROOT / path).read_text(encoding="utf-8")

@@ -19,6 +19,7 @@ from advisor.consult import ConsultationLog, ConsultSettings
 from advisor.errors import StepRefused, ToolNotPermitted, UnknownAgent
 from advisor.models import ScriptedModel, ToolSpec
 from advisor.orchestration import HostTool, PolicyRecord, RunLog, RunRecord
+from advisor.orchestration._runner import TurnPlan, TurnRequest
 from tests.advisor.orchestration.helpers import GatedModel, fail, make_host, rows, tree, verdict
 
 
@@ -68,6 +69,23 @@ def test_fresh_continuable_child__new_unless_the_id_is_passed_back_and_scoped(tm
         [first.consultation_id], [second.consultation_id])
     host.dispose_agent("w1")
     host.close()
+
+
+def test_fresh_continuable_child__an_automatic_trigger_never_continues_a_consultation(tmp_path: Path) -> None:
+    """An automatic turn that names a delivered consultation still gets a fresh child with none of its history."""
+    model = ScriptedModel(verdict() * 2)
+    host = make_host(tmp_path, model)
+    tree(host)
+    first = host.consult("root", "Question one?")
+    # No host path gives an automatic trigger an id: the runner is asked directly, as a bug above it would.
+    plan = host._runner.plan(TurnRequest("root", "escalation", "Automatic escalation.",
+                                         consultation_id=first.consultation_id))
+    assert isinstance(plan, TurnPlan)
+    report = host._portal.call(host._runner.execute(plan))
+    host.close()
+    assert report.outcome == "delivered"
+    assert (report.consultation_id, report.child_id) != (first.consultation_id, first.child_id)
+    assert report.turn == 1 and "Question one?" not in model.requests[-1].messages[0].text
 
 
 def test_not_an_open_prompt_endpoint__steps_without_a_live_activation_are_refused(tmp_path: Path) -> None:
