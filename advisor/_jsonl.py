@@ -3,6 +3,7 @@ reader that hands back each non-blank line with its number (a bad line is the ca
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -34,16 +35,33 @@ def append_line(path: Path, record: dict[str, Any]) -> None:
 
 def read_lines(path: Path) -> Iterator[tuple[int, bytes]]:
     """``(line number, raw line)`` for each non-blank line; nothing when the file does not exist or is not
-    a regular file (a pipe would wait for a writer, a device never end)."""
+    a regular file (a pipe would wait for a writer, a device never end). Raises ``InputError``
+    (``advisor.errors``) when it cannot be read (a directory in its place, a file where a folder on
+    its path should be)."""
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError:
         return
+    except OSError as error:
+        raise _unreadable(path, error) from None
+    mode = os.fstat(descriptor).st_mode
+    if stat.S_ISDIR(mode):  # a folder in its place is said; a pipe or a device is no log, and is not read
+        os.close(descriptor)
+        raise _unreadable(path, IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)))
     handle = os.fdopen(descriptor, "rb")
     with handle:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        if not stat.S_ISREG(mode):
             return
         os.set_blocking(descriptor, True)
-        for number, raw in enumerate(handle, start=1):
-            if raw.strip():
-                yield number, raw
+        try:
+            for number, raw in enumerate(handle, start=1):
+                if raw.strip():
+                    yield number, raw
+        except OSError as error:
+            raise _unreadable(path, error) from None
+
+
+def _unreadable(path: Path, error: OSError) -> Exception:
+    from advisor.errors import InputError
+
+    return InputError(f"cannot read {path} ({error.strerror or error})")

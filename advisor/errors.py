@@ -24,6 +24,14 @@
     ├── ConsultationNotFound(AdvisorError, LookupError)
     │                                               no consultation in the log has that id (or
     │                                               the prefix names several)
+    ├── InputError(AdvisorError, OSError)           a path or stream given to a command that it
+    │   │                                           cannot read (missing, a directory, a device,
+    │   │                                           a pipe nobody writes to), or a file of its own
+    │   │                                           state under ``$WITNESS_HOME`` it cannot read
+    │   └── StreamProblem(InputError)               the same said of a stream without naming it
+    │                                               (the command names it when it reports it)
+    ├── BinaryInput(AdvisorError, ValueError)       ``witness check --batch``: its input holds a NUL
+    │                                               byte (binary data, which may never end)
     ├── SessionNotFound(AdvisorError, LookupError)  ``witness mcp``: no transcript is known to hold
     │                                               the call (it is answered from no session's)
     ├── Unjudged(AdvisorError, ValueError)          a Stop hook cannot judge the stopping agent's
@@ -70,11 +78,13 @@ from __future__ import annotations
 __all__ = [
     "AdvisorError",
     "BadRequest",
+    "BinaryInput",
     "BudgetExceeded",
     "BudgetRefused",
     "ConfigError",
     "ConsultationNotFound",
     "GatewayError",
+    "InputError",
     "LedgerTooLarge",
     "ModelError",
     "ModelRefused",
@@ -83,6 +93,7 @@ __all__ = [
     "RegistrationError",
     "SessionNotFound",
     "StepRefused",
+    "StreamProblem",
     "ToolFailure",
     "ToolNotPermitted",
     "TurnRefused",
@@ -151,6 +162,28 @@ class Unjudged(AdvisorError, ValueError):
 
 class ConsultationNotFound(AdvisorError, LookupError):
     """No consultation in the log has the id asked for, or the prefix given names several."""
+
+
+class InputError(AdvisorError, OSError):
+    """A path or stream a command was given that it cannot read, or a file of witness's own state it
+    cannot read; the message names it and says why."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class StreamProblem(InputError):
+    """A stream that cannot be read as asked; the message says why without naming the stream (the
+    command names it as the user wrote it when it reports the problem)."""
+
+
+class BinaryInput(AdvisorError, ValueError):
+    """The ``witness check --batch`` input holds a NUL byte: it is binary data (``/dev/zero``), not
+    commands, and may never end."""
 
 
 class SessionNotFound(AdvisorError, LookupError):

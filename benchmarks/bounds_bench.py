@@ -8,7 +8,12 @@ replaying ``examples/session.jsonl`` — in one run:
 - **hook, huge command**: the example session with one more Bash call holding the huge command;
 - **check --batch, huge line**: the huge command as one ``--batch`` line;
 - **analyze, at the tracker's bound**: ``witness check`` of a command of exactly 65,536
-  characters of the same shape (the largest the tracker analyses).
+  characters of the same shape (the largest the tracker analyses);
+- **audit / hook, a 1 GiB line**: the example session and then one prompt of 1 GiB (written
+  sparse), which the readers skip past without holding it: the peak is one line at the 64 MiB
+  cap and the rest, never the line.
+
+Every Stop runs with a state folder of its own (nothing kept from an earlier Stop).
 
     .venv/bin/python benchmarks/bounds_bench.py [--megabytes 10] [--runs 5]
 """
@@ -32,8 +37,9 @@ UNIT = "npm test; echo x; "
 
 
 def run(args: list[str], stdin: bytes, env: dict[str, str]) -> tuple[float, int]:
-    """Wall seconds and the max RSS (KB) of one process."""
-    with tempfile.TemporaryFile() as source:
+    """Wall seconds and the max RSS (KB) of one process (with a state folder of its own)."""
+    with tempfile.TemporaryFile() as source, tempfile.TemporaryDirectory() as home:
+        env = {**env, "WITNESS_HOME": home}
         source.write(stdin)
         source.seek(0)
         started = time.perf_counter()
@@ -59,6 +65,22 @@ def session_with(command: str, folder: Path) -> Path:
     return path
 
 
+def huge_line_session(folder: Path, size: int = 1024**3) -> Path:
+    """The example session, then a prompt of ``size`` bytes, written sparse."""
+    lines = EXAMPLE.read_bytes().splitlines(keepends=True)
+    last = json.loads(lines[-1])
+    prompt = {key: value for key, value in last.items() if key != "toolUseResult"}
+    prompt |= {"type": "user", "parentUuid": last["uuid"], "uuid": "huge", "message": {"role": "user", "content": "@"}}
+    before, after = json.dumps(prompt).split('"@"')
+    path = folder / "huge-line.jsonl"
+    with path.open("wb") as out:
+        out.writelines(lines)
+        out.write(f'{before}"'.encode())
+        out.seek(out.tell() + size)
+        out.write(f'"{after}\n'.encode())
+    return path
+
+
 def stop(path: Path) -> bytes:
     return json.dumps({"hook_event_name": "Stop", "session_id": "bench", "transcript_path": str(path)}).encode()
 
@@ -81,6 +103,9 @@ def main() -> None:
             "check, a command at the tracker's bound (65,536 chars)": ([WITNESS, "check", "--batch"],
                                                                       at_bound.encode() + b"\n"),
         }
+        huge_line = huge_line_session(Path(folder))
+        cases["audit, a session with a 1 GiB line"] = ([WITNESS, "audit", str(huge_line)], b"")
+        cases["hook, a session with a 1 GiB line"] = ([WITNESS, "hook", "claude-code"], stop(huge_line))
         results = {name: [run(args, stdin, env) for _ in range(options.runs)] for name, (args, stdin) in cases.items()}
     base_time = statistics.median(t for t, _ in results["baseline: hook, examples/session.jsonl"])
     base_rss = max(r for _, r in results["baseline: hook, examples/session.jsonl"])

@@ -13,6 +13,7 @@ the others.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -25,9 +26,11 @@ _EXAMPLES = 20
 """Skipped lines named in a report (all are counted)."""
 
 
-def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit:
+def audit(path: str | Path, config: TrackerConfig | None = None, *,
+          progress: Callable[[int], None] | None = None) -> SessionAudit:
     """Replay the transcript at ``path`` and report its obligations. Never raises for bad input:
     a file that is not a transcript, or cannot be read, comes back with ``error`` set.
+    ``progress``, if given, is called with the bytes read so far, every few megabytes.
 
     The report holds obligations only, so the replay keeps no escalation score."""
     from .sources import open_transcript
@@ -36,11 +39,11 @@ def audit(path: str | Path, config: TrackerConfig | None = None) -> SessionAudit
     try:
         transcript = open_transcript(path)
         tracker = Tracker(replace(config or TrackerConfig(), escalation=None))
-        for event in transcript.events():
+        for event in transcript.events(progress=progress):
             tracker.handle(event)
             events += 1
     except NotATranscript as error:
-        return SessionAudit(path=str(path), error=str(error))
+        return SessionAudit(path=str(path), error=f"{error.WHAT}: {error.reason}")
     report = transcript.report
     rows = tracker.report()
     return SessionAudit(

@@ -253,7 +253,7 @@ class SessionAudit(BaseModel):
     format: TranscriptFormat | None = None
     """The host whose format it is; ``None`` when the file could not be read as a transcript."""
     error: str | None = None
-    """Why the file could not be audited, if it could not."""
+    """Why the file could not be audited, if it could not (without its path, which is ``path``)."""
     session_id: str | None = None
     """The host's session id, when the transcript has one."""
     events: int = 0

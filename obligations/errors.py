@@ -14,8 +14,12 @@
     │                                                 readers skip and count its line, never stop
     ├── NoSuchCall(ObligationsError, ValueError)      a session cut after its N-th tool call
     │                                                 (``until_call``) that has fewer calls
-    └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot that cannot be restored
-        └── SnapshotVersionError(SnapshotError)       written by a tracker of another snapshot version
+    └── SnapshotError(ObligationsError, ValueError)   a tracker snapshot (or a replay's position) that
+        │                                             cannot be restored
+        ├── SnapshotVersionError(SnapshotError)       written by a tracker of another snapshot version
+        └── Rewound(SnapshotError)                    inside the transcript readers only: the lines
+                                                      after a replay's position withdraw entries
+                                                      before it, so it cannot be resumed
 
 Each class also subclasses its natural standard-library base, so callers that only know the
 standard library (``except ValueError``) still catch what they mean. Modules that add an
@@ -33,6 +37,7 @@ __all__ = [
     "NotATranscript",
     "NotAnEvent",
     "ObligationsError",
+    "Rewound",
     "SnapshotError",
     "SnapshotVersionError",
     "UnknownFormat",
@@ -88,6 +93,12 @@ class SnapshotVersionError(SnapshotError):
         self.expected = expected
         """The version this tracker reads."""
         super().__init__(f"unsupported snapshot version {found!r} (this tracker reads {expected})")
+
+
+class Rewound(SnapshotError):
+    """The lines a resumed replay would read withdraw entries replayed before them (a rewind that
+    reaches back): the file must be replayed from its start. Raised and caught inside
+    ``obligations.sources``; ``Transcript.resume`` says it as its ``refused`` reason."""
 
 
 class NoSuchCall(ObligationsError, ValueError):

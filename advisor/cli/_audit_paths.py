@@ -2,34 +2,34 @@
 
 - A **directory** is searched (recursively, symbolic links not followed) for ``*.jsonl`` files, the
   shape of ``~/.claude/projects``, ``~/.codex/sessions`` and ``~/.pi/agent/sessions``; other files
-  are not looked at. A sub-folder that cannot be listed, a ``*.jsonl`` that cannot be read or is
-  not a regular file is *skipped*, with the reason.
-- A **file** named on the command line is read whatever its name.
+  are not looked at. A sub-folder that cannot be listed, a ``*.jsonl`` that cannot be read, is not a
+  regular file or is a symbolic link is *skipped*, with the reason.
+- A **file** named on the command line is read whatever its name (a link named is followed).
 - ``-`` is standard input, and a named pipe (process substitution: ``witness audit <(zcat s.jsonl.gz)``,
-  ``/dev/stdin`` fed by a pipe) is a stream: it is copied to a temporary file first, because a
-  transcript is read twice (its format is judged from its first lines). A stream that does not
-  start like a transcript is refused after its first lines, not copied to its end.
+  ``/dev/stdin`` fed by a pipe) is a stream: it is copied to a temporary file first (see
+  ``_inputs``). A stream that does not start like a transcript is refused after its first lines,
+  not copied to its end.
 - Anything else — a missing path, an empty one (``''``, which is not the current directory), a
   terminal or another device — is a *warning*, and the other paths are audited.
+- A file reached twice (named twice, or by two names) is audited once, under the first name.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import stat
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, cast
+from typing import IO
 
+from advisor.errors import StreamProblem
 from obligations import NotATranscript
-from obligations.sources import file_kind, open_transcript
+from obligations.sources import file_kind
+
+from ._inputs import copy_stream, display, path_kind
 
 PATTERN = "*.jsonl"
 """The files a directory is searched for."""
-STREAM_HEAD = 64 * 1024
-"""Bytes of a stream copied before its format is judged."""
 
 
 @dataclass(frozen=True)
@@ -53,36 +53,46 @@ class Found:
     """Files and folders below a directory that were left out: (path, reason)."""
 
 
-def find(paths: list[str], spool: Path) -> Found:
-    """The files ``paths`` name; streams are copied into the folder ``spool``."""
+EMPTY_PATH = "'': an empty path names nothing (use . for the current directory)"
+"""The warning for ``''`` (a shell variable left empty), wherever a path is named."""
+
+
+def find(paths: list[str], spool: Path, err: IO[str] | None = None) -> Found:
+    """The files ``paths`` name; streams are copied into the folder ``spool`` (a note on ``err``
+    while a named pipe is waited for)."""
     found = Found()
     for name in paths:
-        if not name:
-            found.warnings.append("'': an empty path names nothing (use . for the current directory)")
-            continue
-        if name == "-":
-            _stream(found, name, spool)
-            continue
-        path = Path(name).expanduser()
         try:
-            mode = path.stat().st_mode
-        except FileNotFoundError:
-            found.warnings.append(f"{name}: no such file or directory")
+            kind = path_kind(name)
+        except StreamProblem as problem:
+            found.warnings.append(EMPTY_PATH if not name else f"{name}: {problem}")
             continue
-        except (OSError, ValueError) as error:
-            found.warnings.append(f"{name}: cannot be read ({getattr(error, 'strerror', None) or error})")
-            continue
-        if stat.S_ISDIR(mode):
-            _directory(found, path)
-        elif stat.S_ISREG(mode):
+        if kind == "directory":
+            _directory(found, Path(name).expanduser())
+        elif kind == "file":
+            path = Path(name).expanduser()
             found.sources.append(Source(path, str(path)))
-        elif stat.S_ISFIFO(mode):
-            _stream(found, name, spool)
         else:
-            found.warnings.append(f"{name}: {file_kind(mode)}, not a transcript file or stream")
-    unique = dict.fromkeys(found.sources)
-    found.sources = list(unique)
+            _stream(found, name, spool, err)
+    found.sources = _once_each(found.sources)
     return found
+
+
+def _once_each(sources: list[Source]) -> list[Source]:
+    """Each file once, by its identity on disk (device and inode), under the first name it was found by."""
+    seen: set[tuple[int, int]] = set()
+    kept: list[Source] = []
+    for source in sources:
+        try:
+            status = source.path.stat()
+        except OSError:
+            kept.append(source)  # reading it says why
+            continue
+        identity = (status.st_dev, status.st_ino)
+        if identity not in seen:
+            seen.add(identity)
+            kept.append(source)
+    return kept
 
 
 def _directory(found: Found, root: Path) -> None:
@@ -96,11 +106,13 @@ def _directory(found: Found, root: Path) -> None:
                 continue
             path = Path(folder, file)
             try:
-                mode = path.stat().st_mode
+                mode = path.lstat().st_mode
             except OSError as error:
                 found.skipped.append((str(path), f"cannot be read ({error.strerror or error})"))
                 continue
-            if not stat.S_ISREG(mode):
+            if stat.S_ISLNK(mode):
+                found.skipped.append((str(path), "a symbolic link, not followed (name it to audit what it points to)"))
+            elif not stat.S_ISREG(mode):
                 found.skipped.append((str(path), f"{file_kind(mode)}, not a regular file"))
             elif not os.access(path, os.R_OK):
                 found.skipped.append((str(path), "cannot be read (permission denied)"))
@@ -108,36 +120,20 @@ def _directory(found: Found, root: Path) -> None:
                 found.sources.append(Source(path, str(path)))
 
 
-def _stream(found: Found, name: str, spool: Path) -> None:
+def _stream(found: Found, name: str, spool: Path, err: IO[str] | None) -> None:
     """Copy a stream into ``spool`` (the head first: a stream that is not a transcript is not read on)."""
     folder = spool / str(len(found.sources))  # a folder each: the copy keeps the stream's own name
     folder.mkdir()
     copy = folder / ("stdin" if name == "-" else Path(name).name or "stream")
     try:
-        with _open_stream(name) as source, copy.open("wb") as target:
-            target.write(source.read(STREAM_HEAD))
-            target.flush()
-            try:
-                open_transcript(copy)
-            except NotATranscript as error:
-                found.warnings.append(f"{_display(name)}: {NotATranscript.WHAT}: {error.reason}")
-                return
-            shutil.copyfileobj(source, target)
+        copy_stream(name, copy, err=err, who="witness audit")
+    except NotATranscript as error:
+        found.warnings.append(f"{display(name)}: {NotATranscript.WHAT}: {error.reason}")
+        return
+    except StreamProblem as error:
+        found.warnings.append(f"{display(name)}: {error}")
+        return
     except OSError as error:
-        found.warnings.append(f"{_display(name)}: cannot be read ({error.strerror or error})")
+        found.warnings.append(f"{display(name)}: cannot be read ({error.strerror or error})")
         return
     found.sources.append(Source(copy, name))
-
-
-def _open_stream(name: str) -> BinaryIO:
-    if name != "-":
-        return open(name, "rb")
-    if sys.stdin is None:
-        raise OSError(0, "standard input is closed")
-    if sys.stdin.isatty():
-        raise OSError(0, "standard input is a terminal; pipe a transcript into it")
-    return cast(BinaryIO, os.fdopen(os.dup(sys.stdin.fileno()), "rb"))
-
-
-def _display(name: str) -> str:
-    return "standard input" if name == "-" else name

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
+from advisor.errors import BinaryInput
 from shellparse import POLICIES, SHELLS, Policy, Shell, analyze, printable
 
 from . import _options
@@ -38,9 +39,19 @@ MAX_LINE_BYTES = 1024 * 1024
 def run_check(options: CheckOptions, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness check`` once its arguments are known; return its exit status."""
     if options.batch is not None:
+        from advisor.errors import StreamProblem
+
+        from ._inputs import display
+
         try:
-            return check_batch(read_lines(options.batch), options.shell, options.policy, options.output or "json",
-                               options.explain, out, err)
+            return check_batch(read_lines(options.batch, err), options.shell, options.policy,
+                               options.output or "json", options.explain, out, err)
+        except BinaryInput as binary:
+            err.write(printable(f"witness check: {display(options.batch)}: {binary}; the batch stopped there\n"))
+            return ExitCode.USAGE
+        except StreamProblem as problem:
+            err.write(printable(f"witness check: {display(options.batch)}: {problem}\n"))
+            return ExitCode.USAGE
         except OSError as error:
             err.write(printable(f"witness check: cannot read {options.batch}: {error.strerror or error}\n"))
             return ExitCode.USAGE
@@ -121,6 +132,8 @@ def _batch_record(number: int, raw: bytes | None, shell: Shell, policy: Policy) 
             item = json.loads(text)
         except ValueError as error:
             return {"line": number, "error": f"line starts with '{{' but is not valid JSON: {error}"}
+        except RecursionError:
+            return {"line": number, "error": "line starts with '{' but its JSON is nested too deeply to read"}
         if not isinstance(item, dict) or not isinstance(item.get("command"), str):
             return {"line": number, "error": 'a JSON line must be an object with a string "command"'}
         text = item["command"]
@@ -136,24 +149,33 @@ def _batch_record(number: int, raw: bytes | None, shell: Shell, policy: Policy) 
     return {"line": number, **extra, **analysis.to_dict(), "analysis": analysis}
 
 
-def read_lines(path: str) -> Iterator[bytes | None]:
+def read_lines(path: str, err: IO[str] | None = None) -> Iterator[bytes | None]:
     """Lines of a file, or of standard input for ``-``, as bytes (decoding is per line); ``None`` for a
-    line longer than ``MAX_LINE_BYTES``, which is read past in chunks, never held."""
-    if path == "-":
-        yield from _bounded(sys.stdin.buffer)
-        return
-    with open(path, "rb") as handle:
+    line longer than ``MAX_LINE_BYTES``, which is read past in chunks, never held. A device that never
+    ends is refused and a named pipe nobody writes to is not waited for forever (``StreamProblem``,
+    see ``_inputs``); a NUL byte ends the input (``BinaryInput``)."""
+    from ._inputs import open_stream
+
+    with open_stream(path, err=err, who="witness check") as handle:
         yield from _bounded(handle)
 
 
 def _bounded(handle: IO[bytes]) -> Iterator[bytes | None]:
+    number = 0
     while raw := handle.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        _text_only(raw, number)
         if len(raw) <= MAX_LINE_BYTES or raw.endswith(b"\n"):
             yield raw
             continue
         while (rest := handle.readline(MAX_LINE_BYTES)) and not rest.endswith(b"\n"):
-            pass
+            _text_only(rest, number)
         yield None
+
+
+def _text_only(raw: bytes, number: int) -> None:
+    if b"\x00" in raw:
+        raise BinaryInput(f"line {number} holds a NUL byte: this is binary data, not commands")
 
 
 def command() -> click.Command:

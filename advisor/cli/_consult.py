@@ -1,7 +1,8 @@
 """``witness consult``: replay a transcript, compile its ledger, consult the advisor, print the verdict.
 
 Everything heavy — the SDKs, rich — is imported only on this command's path, and only when it
-is needed (``--dry-run`` calls no model; piped output never loads rich).
+is needed (``--dry-run`` calls no model; piped output never loads rich). On a terminal a live
+status says what it is doing meanwhile (``_consult_status``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from obligations import NoSuchCall, until_call
 from shellparse import printable
 
 from ._consult_output import print_request, print_result
+from ._consult_status import ConsultStatus
 from ._exits import ExitCode
 from ._output import json_text
 
@@ -54,9 +56,14 @@ class ConsultOptions:
     as_json: bool = False
 
 
-def read_session(options: ConsultOptions) -> tuple[Ledger, str | None]:
-    """The session's ledger (as if it had ended after ``--upto``'s call) and its recorded working directory."""
-    read = read_ledger(options.transcript, select=lambda events: until_call(events, options.upto))
+def read_session(options: ConsultOptions, transcript: Path | None = None,
+                 status: ConsultStatus | None = None) -> tuple[Ledger, str | None]:
+    """The session's ledger (as if it had ended after ``--upto``'s call) and its recorded working directory
+    (``transcript``: the file to read, when it is not ``options.transcript`` itself — a stream's copy;
+    ``status``: told how far it is)."""
+    path = Path(transcript or options.transcript)
+    read = read_ledger(path, select=lambda events: until_call(events, options.upto),
+                       progress=status.reading(path) if status is not None else None)
     return read.ledger, read.report.cwd
 
 
@@ -69,13 +76,16 @@ def workspace_for(options: ConsultOptions, recorded: str | None) -> Path:
     return Path.cwd()
 
 
-async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, workspace: Path) -> Consultation:
-    """The consultation, recorded in the log once it is over."""
+async def _consult(options: ConsultOptions, settings: ConsultSettings, ledger: Ledger, workspace: Path,
+                   status: ConsultStatus) -> Consultation:
+    """The consultation, recorded in the log once it is over; ``status`` is told each step."""
     config = load_model_config({"model": options.model, "provider": options.provider, "base_url": options.base_url})
     log = ConsultationLog()
     async with aclosing(make_model(config)) as model:
+        status.advisor = f"{model.provider}:{model.model}"  # as the footer and the log name it
+        status.compiling()
         result = await consult(ledger, model, question=options.question, workspace=workspace, settings=settings,
-                               prices=config.prices, spent=log.session_spend(ledger.session_id))
+                               prices=config.prices, spent=log.session_spend(ledger.session_id), on_step=status.step)
     return log.keep(result)
 
 
@@ -91,9 +101,13 @@ def exit_status(result: Consultation) -> int:
 
 def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     """Carry out ``witness consult``; return its exit status."""
+    from ._inputs import one_transcript
+
     settings = load_consult_settings()
+    status = ConsultStatus(err)  # drawn while it reads and while it waits; stopped to print
     try:
-        ledger, recorded = read_session(options)
+        with status, one_transcript(options.transcript, who="witness consult", err=err) as transcript:
+            ledger, recorded = read_session(options, transcript, status)
     except NoSuchCall as problem:
         err.write(printable(f"witness consult: --upto {options.upto}: {problem}\n"))
         return ExitCode.USAGE
@@ -111,7 +125,8 @@ def run_consult(options: ConsultOptions, out: IO[str], err: IO[str]) -> int:
     except WorkspaceError as problem:
         err.write(printable(f"witness consult: {problem}; pass --workspace with a project's directory\n"))
         return ExitCode.USAGE
-    result = asyncio.run(_consult(options, settings, ledger, workspace))
+    with status:
+        result = asyncio.run(_consult(options, settings, ledger, workspace, status))
     if result.stop_reason == "too-large":
         err.write(f"witness consult: skipped — {result.error} (raise [ledger] token_budget)\n")
         return exit_status(result)
@@ -134,7 +149,7 @@ def command() -> click.Command:
     from . import _options
 
     @click.command("consult", context_settings=_options.context_settings(), epilog=EPILOG)
-    @click.argument("transcript", type=click.Path(dir_okay=False))
+    @click.argument("transcript")
     @click.option("--question", "-q", help="The executor's question (default: its prose beside an advisor call "
                                            "still in flight, if any).")
     @click.option("--upto", type=click.IntRange(min=1), metavar="N",

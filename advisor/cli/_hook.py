@@ -15,6 +15,7 @@ import sys
 
 from advisor.hosts import answer_hook
 from advisor.hosts._constants import DEADLINE_VARIABLE, DEFAULT_DEADLINE, MAX_INPUT_BYTES, REVIEW_DEADLINE, REVIEW_FLAG
+from advisor.hosts._deadline import deadline_seconds
 
 from ._exits import ExitCode
 from ._output import Output
@@ -74,11 +75,8 @@ def _read_input(err: TextIO) -> bytes | None:
 
 def _deadline(default: float) -> float:
     """``WITNESS_HOOK_DEADLINE`` (a bad value is reported by the Stop logic; ``default`` guards here)."""
-    try:
-        seconds = float(os.environ.get(DEADLINE_VARIABLE) or default)
-    except ValueError:
-        return default
-    return seconds if 0 < seconds < float("inf") else default
+    value = os.environ.get(DEADLINE_VARIABLE, "").strip()
+    return (deadline_seconds(value) or default) if value else default
 
 
 def _now() -> float:

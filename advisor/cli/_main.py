@@ -20,7 +20,7 @@ import gc
 import os
 import sys
 
-from ._exits import ExitCode, exit_code_for
+from ._exits import ExitCode, end_cleanly_on_sigterm, exit_code_for
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,10 +41,13 @@ def main(argv: list[str] | None = None) -> int:
     whole_process = argv is None and _is_the_console_script()
     try:
         if whole_process:
+            from ._output import guard_standard_streams
+
+            guard_standard_streams()
             _keep_bytecode()
         code = _run(args, whole_process=whole_process)
-    except (Exception, KeyboardInterrupt) as error:
-        code = exit_code_for(error, sys.stderr)
+    except (Exception, KeyboardInterrupt, SystemExit) as error:
+        code = exit_code_for(error, sys.stderr, command=_command_name(args))
     from ._output import finish
 
     return finish(code)
@@ -63,9 +66,11 @@ def _keep_bytecode() -> None:
     if sys.dont_write_bytecode:
         from advisor._home import home_directory
 
-        from ._bytecode import install
+        home = home_directory()
+        if os.path.isabs(home):  # else the command says what is wrong with it, if it needs it
+            from ._bytecode import install
 
-        install(os.path.join(home_directory(), "bytecode"))
+            install(os.path.join(home, "bytecode"))
 
 
 def _run(args: list[str], *, whole_process: bool) -> int:
@@ -75,6 +80,10 @@ def _run(args: list[str], *, whole_process: bool) -> int:
             return code
     if args[:1] == ["hook"]:
         return _run_hook(args[1:], whole_process=whole_process)
+    if whole_process and args[:1] in (["audit"], ["consult"], ["packet"]):
+        # Only the commands that copy streams: serve and mcp have their own way to stop, and the
+        # others hold nothing to clean up.
+        end_cleanly_on_sigterm()
     return _run_click(args)
 
 
@@ -131,6 +140,13 @@ def _run_hook(args: list[str], *, whole_process: bool) -> int:
         gc.enable()
     gc.freeze()
     return code
+
+
+def _command_name(args: list[str]) -> str | None:
+    """The subcommand ``args`` run, to name it in an error message (``witness audit: …``)."""
+    from ._group import SUBCOMMANDS
+
+    return args[0] if args and args[0] in SUBCOMMANDS else None
 
 
 def _run_click(args: list[str]) -> int:

@@ -19,30 +19,35 @@ if TYPE_CHECKING:
 
 EPILOG = """\
 Exit status: 0 when the packet was built, 2 for usage or input errors (no such file, not a
-transcript, an agent the transcript does not have).
+transcript, an agent the transcript does not have, an --upto past its last tool call).
+TRANSCRIPT may be - (standard input) or a named pipe such as <(zcat session.jsonl.gz).
 """
 DEFAULT_QUESTION = "What should the agent do next?"
 
 
 def run_packet(path: str, upto: int | None, agent: str | None, question: str, as_json: bool, out: IO[str],
-               err: IO[str]) -> int:
-    """Replay, build, print; the exit status."""
-    from advisor.errors import UnknownAgent
-    from advisor.orchestration import AdvisorHost, feed_session
-    from obligations import NoSuchCall, until_call
-    from obligations.sources import open_transcript
+               err: IO[str] | None = None) -> int:
+    """Replay, build, print; the exit status. ``path`` is a file, or ``-`` or a named pipe (a stream)."""
+    from ._inputs import display, one_transcript
 
-    transcript = open_transcript(path)
-    with AdvisorHost(None, log=False, run_log=False) as host:
-        try:
-            agents = feed_session(host, until_call(transcript.events(), upto))
-        except NoSuchCall as problem:
-            err.write(printable(f"witness packet: --upto {upto}: {problem}\n"))
-            return ExitCode.USAGE
-        chosen = agent or (agents[0] if agents else "root")
-        if chosen not in agents:
-            raise UnknownAgent(f"{path} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
-        fitted = host.packet(chosen, question)
+    with one_transcript(path, who="witness packet", err=err) as file:
+        # The host and its redactor load once the transcript is known to be one: a bad path is said at once.
+        from advisor.errors import UnknownAgent
+        from advisor.orchestration import AdvisorHost, feed_session
+        from obligations import NoSuchCall, until_call
+        from obligations.sources import open_transcript
+
+        with AdvisorHost(None, log=False, run_log=False) as host:
+            try:
+                agents = feed_session(host, until_call(open_transcript(file).events(), upto))
+            except NoSuchCall as problem:
+                if err is not None:
+                    err.write(printable(f"witness packet: --upto {upto}: {problem}\n"))
+                return ExitCode.USAGE
+            chosen = agent or (agents[0] if agents else "root")
+            if chosen not in agents:
+                raise UnknownAgent(f"{display(path)} has no agent {chosen!r} (it has {', '.join(agents) or 'none'})")
+            fitted = host.packet(chosen, question)
     if as_json:
         out.write(inert_json(fitted.text) + "\n")
         return ExitCode.OK
@@ -59,7 +64,7 @@ def command() -> click.Command:
     from . import _options
 
     @click.command("packet", context_settings=_options.context_settings(), epilog=EPILOG)
-    @click.argument("transcript", type=click.Path(exists=True, dir_okay=False))
+    @click.argument("transcript")
     @click.option("--upto", type=click.IntRange(min=1), default=None,
                   help="Build it as if the session had ended after its N-th tool call (as `witness consult "
                        "--upto` does).")

@@ -6,7 +6,8 @@ a :class:`~advisor.models.ModelClient`, lets the advisor investigate through
 :class:`Investigation` (``advisor_expand``, ``read``, ``grep``, ``find``, ``ls``, ``git_diff``,
 confined to one workspace, credential-shaped files refused), and returns a
 :class:`Consultation` envelope, appended with its full transcript to the
-:class:`ConsultationLog`.
+:class:`ConsultationLog`. A caller that shows what is going on passes ``on_step``, told of each
+request and tool run (:class:`Step`) as it begins.
 """
 
 from advisor.consult._budget import BudgetGate, Spend
@@ -26,6 +27,7 @@ from advisor.consult._result import (
     Trigger,
 )
 from advisor.consult._settings import Budget, ConsultSettings, load_consult_settings
+from advisor.consult._steps import OnStep, Step, StepKind
 from advisor.consult._tool_expand import Expander
 from advisor.consult._tool_git import git_diff_argv
 from advisor.consult._tools import Investigation, ToolOutcome
@@ -50,9 +52,12 @@ __all__ = [
     "Investigation",
     "Lineage",
     "ModelAttempt",
+    "OnStep",
     "Round",
     "Severity",
     "Spend",
+    "Step",
+    "StepKind",
     "StopClass",
     "StopReason",
     "ToolOutcome",

@@ -11,6 +11,7 @@ from advisor.consult._budget import Spend
 from advisor.consult._loop import Ending, Exchange
 from advisor.consult._result import Consultation, ConsultationTranscript, Lineage
 from advisor.consult._settings import ConsultSettings
+from advisor.consult._steps import OnStep
 from advisor.consult._tools import Investigation
 from advisor.consult._verdict import parse_verdict
 from advisor.models import PROVIDERS, ModelClient, Prices, Usage
@@ -35,7 +36,7 @@ async def consult(source: AdvisorPrompt | PromptSource, model: ModelClient, *, q
                   review: bool = False, workspace: Path | str | None = None, investigation: Investigation | None = None,
                   settings: ConsultSettings | None = None, prices: Prices | None = None,
                   executor_model: str | None = None, spent: Spend | None = None,
-                  lineage: Lineage | None = None) -> Consultation:
+                  lineage: Lineage | None = None, on_step: OnStep | None = None) -> Consultation:
     """Consult the advisor once, on a session's ledger (or a request made already), and return the
     result envelope. This is the one way a consultation runs, whoever asks; it writes no log: the
     caller records it once, with its lineage (:meth:`ConsultationLog.keep`).
@@ -48,6 +49,7 @@ async def consult(source: AdvisorPrompt | PromptSource, model: ModelClient, *, q
     refuses a consultation of the executor's own model; ``spent`` is the session's spending so far
     (:meth:`ConsultationLog.session_spend`); ``lineage`` says who asked and why. Model failures,
     timeouts and budgets end it with a stop reason (:data:`STOP_REASONS`); they are not raised.
+    ``on_step`` is told each request and each tool run as it begins (a live display).
     """
     settings = settings or (investigation.settings if investigation is not None else ConsultSettings())
     if investigation is None:
@@ -65,7 +67,7 @@ async def consult(source: AdvisorPrompt | PromptSource, model: ModelClient, *, q
     prompt = prompt.redacted()  # whoever compiled it: nothing unredacted leaves through here
     started = datetime.now(UTC)
     exchange = Exchange(prompt, model, investigation=investigation, settings=settings, prices=prices,
-                        session=spent or Spend())
+                        session=spent or Spend(), on_step=on_step)
     if ending is None and same_model(executor_model, model.model):
         ending = ("same-model", None, "same model as executor")
     if ending is None:

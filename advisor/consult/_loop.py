@@ -23,6 +23,7 @@ import time
 from advisor.consult._budget import BudgetGate, Spend
 from advisor.consult._result import ModelAttempt, Round, StopReason
 from advisor.consult._settings import ConsultSettings
+from advisor.consult._steps import OnStep, Step
 from advisor.consult._tools import Investigation, ToolOutcome, primary_argument
 from advisor.errors import ModelRefused, ModelUnavailable
 from advisor.models import (
@@ -51,8 +52,10 @@ class Exchange:
     """The state of one consultation's exchange with the model."""
 
     def __init__(self, prompt: AdvisorPrompt, model: ModelClient, *, investigation: Investigation,
-                 settings: ConsultSettings, prices: Prices | None, session: Spend) -> None:
+                 settings: ConsultSettings, prices: Prices | None, session: Spend,
+                 on_step: OnStep | None = None) -> None:
         self.prompt = prompt
+        self.on_step = on_step
         self.model = model
         self.investigation = investigation
         self.settings = settings
@@ -98,6 +101,7 @@ class Exchange:
             if refusal is not None:
                 return "budget-exceeded", None, refusal
             self.in_flight = request
+            self._tell(Step("request", len(self.attempts) + 1))
             try:
                 response = await self.model.complete(request)
             except ModelUnavailable as error:
@@ -133,6 +137,7 @@ class Exchange:
             if ran:
                 # A host's channel (the verdict tool) is not investigation: it never spends a round.
                 self.calls_run += 0 if channel else 1
+                self._tell(Step("tool", len(self.attempts), call.name, primary_argument(call.arguments)))
                 outcome = await self._run(call)
             else:
                 self.exhausted = True
@@ -153,3 +158,7 @@ class Exchange:
 
     def _elapsed(self) -> float:
         return time.monotonic() - self._started
+
+    def _tell(self, step: Step) -> None:
+        if self.on_step is not None:
+            self.on_step(step)

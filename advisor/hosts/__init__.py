@@ -9,12 +9,12 @@
 never decides an exit status (to these hosts exit 2 means "block"). The payloads and answers are
 typed: :class:`StopInput` in, :class:`StopBlock` or :class:`StopRelease` out. ``Stop`` and
 ``SubagentStop`` replay the session through an ``obligations.Tracker``; the block counter keeps
-its counts under ``$WITNESS_HOME/hooks``. With ``review=True`` a Stop that nothing holds gets the
+its counts under ``$WITNESS_HOME/hooks``, and :class:`ReplayStates` each transcript's replay, so that the
+next Stop replays only what was appended. With ``review=True`` a Stop that nothing holds gets the
 completion review (``witness hook … --review``; :class:`ReviewedStates` keeps it to once per state).
 :func:`calling_session` finds the transcript of the agent whose MCP tool call ``witness mcp`` is
-answering. Importing this
-package is cheap: the models, the tracker and the model SDKs load only when a call needs them (a
-host starts a hook for every tool call).
+answering. Importing this package is cheap: the models, the tracker and the model SDKs load only
+when a call needs them (a host starts a hook for every tool call).
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ._answers import StopAnswer, StopBlock, StopRelease
     from ._blocks import BlockCounter, BlockKey
     from ._payloads import HookInput, StopInput
+    from ._replay_states import KeptReplay, ReplayStates
     from ._reviewed import ReviewedStates
     from ._sessions import CALL_WAIT, CallingSession, calling_session, project_folder
     from ._settings import pipe_policy
@@ -49,6 +50,8 @@ __all__ = [
     "CallingSession",
     "HookInput",
     "Host",
+    "KeptReplay",
+    "ReplayStates",
     "ReviewedStates",
     "StopAnswer",
     "StopBlock",
@@ -66,7 +69,8 @@ _LAZY = {"StopAnswer": "_answers", "StopBlock": "_answers", "StopRelease": "_ans
          "BlockKey": "_blocks", "HookInput": "_payloads", "StopInput": "_payloads", "ReviewedStates": "_reviewed",
          "CALL_WAIT": "_sessions", "CallingSession": "_sessions", "calling_session": "_sessions",
          "project_folder": "_sessions", "pipe_policy": "_settings", "KEPT_DAYS": "_state", "state_dir": "_state",
-         "answer_stop": "_stop", "Host": "_vocabulary"}
+         "answer_stop": "_stop", "Host": "_vocabulary", "KeptReplay": "_replay_states",
+         "ReplayStates": "_replay_states"}
 """Public names and the module each loads from on first use (:mod:`advisor._lazy`): the models, the
 tracker and the SDKs load only when a call needs them."""
 

@@ -18,16 +18,20 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from ._constants import ROOT_AGENT
-from ._state import session_file, state_dir, write_state
+from ._state import STATE_SUFFIX, session_file, state_dir, write_state
 
 LOCK_TIMEOUT = 5.0
 """Seconds a hook waits for another hook's update before it gives up counting (each takes a few
 milliseconds)."""
 AGENTS_KEPT = 64
 """Agents whose counts a session's file keeps; the longest unchanged are forgotten first."""
-_VERSION = 3
-_MIGRATED = {2: {"main": ROOT_AGENT}}
-"""Agent names an older file version used, by version: version 2 named the session's agent ``main``."""
+_VERSION = 4
+_MIGRATED = {2: {"main": ROOT_AGENT}, 3: {"main": ROOT_AGENT}}
+"""Agent names an older file version used, by version: versions 2 and 3 named the session's agent
+``main``. Version 2 files are named after the session id made safe (:func:`legacy_file`), version 3
+and later after a hash of the exact id (``_state.session_file``); a count of either is read when
+the session has no file of the current name yet, so that an upgrade in the middle of a task
+neither resets the budget nor lets the agent stop early."""
 
 
 class BlockKey(NamedTuple):
@@ -66,7 +70,7 @@ class BlockCounter:
         self.folder.mkdir(parents=True, exist_ok=True)
         with FileLock(self.folder / "counts.lock", timeout=self.lock_timeout):
             path = self.path(key)
-            agents = _read(path)
+            agents = _read(path) if path.exists() else _read(legacy_file(self.folder, key))
             entry = agents.pop(key.agent, None)
             blocks = entry["blocks"] if entry is not None and entry["task"] == key.task else 0
             if blocks >= limit:
@@ -80,8 +84,17 @@ class BlockCounter:
         return blocks + 1
 
 
+def legacy_file(folder: Path, key: BlockKey) -> Path:
+    """Where version 2 kept ``key``'s session: the host and session id made safe as a file name (ids
+    that differ only in characters a name cannot hold shared it, and so a budget, until each session
+    writes a file of its own)."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{key.host}-{key.session}")[:200]
+    return folder / f"{safe}{STATE_SUFFIX}"
+
+
 def _read(path: Path) -> dict[str, dict[str, Any]]:
-    """The counts by agent; an unreadable, foreign or older file counts nothing."""
+    """The counts by agent; an unreadable, foreign or older file counts nothing, and neither does an
+    entry that is not a task and a count of 0 or more (a damaged file is not trusted)."""
     try:
         state = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError, RecursionError):
@@ -92,5 +105,5 @@ def _read(path: Path) -> dict[str, dict[str, Any]]:
         return {}
     renamed: dict[str, str] = _MIGRATED.get(version, {}) if isinstance(version, int) else {}
     return {renamed.get(str(name), str(name)): entry for name, entry in agents.items() if isinstance(entry, dict)
-            and isinstance(entry.get("task"), str) and isinstance(entry.get("blocks"), int)}
+            and isinstance(entry.get("task"), str) and type(entry.get("blocks")) is int and entry["blocks"] >= 0}
 

@@ -17,6 +17,8 @@ DEFAULT_DEADLINE = 20.0
 REVIEW_DEADLINE = 150.0
 """Seconds a call of ``witness hook … --review`` may take by default: a completion review waits for a model
 (the documented settings give the hook 180 s)."""
+MAX_DEADLINE = 3600.0
+"""The longest deadline accepted: an hour, far past any host's hook time-out."""
 REVIEW_FLAG = "--review"
 """The option that adds the completion review at Stop."""
 ROOT_AGENT = "root"

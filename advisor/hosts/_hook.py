@@ -48,8 +48,11 @@ def _payload(raw: bytes, err: TextIO) -> dict[str, object] | None:
     if len(raw) > MAX_INPUT_BYTES:
         err.write(f"witness hook: bad hook input: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB; allowing\n")
         return None
+    if not raw.strip():
+        err.write("witness hook: bad hook input: empty (the host sent nothing); allowing\n")
+        return None
     try:
-        payload = json.loads(raw or b"{}")
+        payload = json.loads(raw)
     except RecursionError:
         err.write("witness hook: bad hook input: JSON nested too deeply; allowing\n")
         return None

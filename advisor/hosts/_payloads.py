@@ -3,8 +3,8 @@
 Both hosts send the same fields for ``Stop`` and ``SubagentStop`` (Claude Code's ``BaseHookInput``
 and its Stop fields; Codex adds ``turn_id`` and ``model``, and may send ``transcript_path: null``).
 A hook must answer whatever it is sent, so reading never fails: a field of the wrong type is read
-as absent (a session id given as a number is read as its digits), and fields not listed here are
-ignored.
+as absent (an ``agent_id`` given as a number too: the hosts send strings, and a number is not the
+id of any agent they name), and fields not listed here are ignored.
 """
 
 from __future__ import annotations
@@ -18,16 +18,8 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _name(value: Any) -> str | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return str(value)
-    return _text(value)
-
-
 Text = Annotated[str | None, BeforeValidator(_text)]
 """A string field; anything else is read as absent."""
-Name = Annotated[str | None, BeforeValidator(_name)]
-"""An identifier: a string, or a number read as its digits."""
 Flag = Annotated[bool, BeforeValidator(bool)]
 """A flag: any truthy JSON value is set."""
 
@@ -39,7 +31,7 @@ class HookInput(BaseModel):
 
     hook_event_name: Text = None
     """``Stop``, ``SubagentStop``, ``PostToolUse`` …"""
-    session_id: Name = None
+    session_id: Text = None
     """The host's session id."""
     transcript_path: Text = None
     """The session's transcript file (Codex may send ``null``)."""
@@ -56,13 +48,13 @@ class StopInput(HookInput):
     """The host says this stop already follows a block by a Stop hook."""
     last_assistant_message: Text = None
     """The agent's last message (the transcript may not hold it yet)."""
-    agent_id: Name = None
+    agent_id: Text = None
     """For ``SubagentStop``: the sub-agent's id."""
     agent_type: Text = None
     """For ``SubagentStop``: the sub-agent's type (``general-purpose`` …)."""
     agent_transcript_path: Text = None
     """For ``SubagentStop``: the sub-agent's own transcript, when the host writes one."""
-    turn_id: Name = None
+    turn_id: Text = None
     """Codex: the turn that is ending."""
     model: Text = None
     """Codex: the model of the turn."""

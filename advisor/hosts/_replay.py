@@ -7,6 +7,10 @@
   neither holds any of its calls it cannot be judged, and is let stop: never for its parent's work.
 - **Only regular files.** A FIFO or a device named as a transcript would be read forever; it is
   refused before it is opened for reading.
+- **Only what was appended.** The replay as it stood at the end of the file is kept for the next
+  Stop (``_replay_states``), which replays only the lines written since — unless the file was
+  rewritten, truncated or replaced, or a rewind reaches back, and then it replays it whole. The
+  answer is the same either way.
 - **A transcript behind its host.** A host may call the hook before it has written the results
   of the last calls. While shell calls of the stopping agent (the only calls that can open or
   close an obligation) have no result in the file, the replay waits — a few seconds at most,
@@ -21,16 +25,27 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TextIO
 
 from advisor.errors import Unjudged
-from obligations import AgentSpawned, AssistantMessage, Event, NotATranscript, ToolDispatched, Tracker, TrackerConfig
-from obligations.sources import file_kind, open_transcript
+from obligations import (
+    ROOT_AGENT,
+    AgentSpawned,
+    AssistantMessage,
+    Event,
+    NotATranscript,
+    SnapshotError,
+    ToolDispatched,
+    Tracker,
+    TrackerConfig,
+)
+from obligations.sources import Position, Resume, Transcript, file_kind, open_transcript
 from shellparse import Policy
 
 from ._payloads import StopInput
+from ._replay_states import KeptReplay, ReplayStates
 
 LAG_WAIT = 5.0
 """Seconds, at most, to wait for the results of calls the transcript shows dispatched."""
@@ -50,9 +65,11 @@ class Replayed:
     """The transcript replayed."""
 
 
-def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO) -> Replayed:
+def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO,
+           states: ReplayStates | None = None) -> Replayed:
     """Replay the stopping agent's work (waiting, until the monotonic time ``until`` at most, for a
-    transcript that lags). Raises ``Unjudged`` when it cannot be judged."""
+    transcript that lags), from the replay kept in ``states`` when it still holds, keeping the new
+    one there. Raises ``Unjudged`` when it cannot be judged."""
     select: str | None = None
     if payload.subagent:
         if payload.agent_transcript_path:
@@ -69,7 +86,7 @@ def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO)
     lag_until = min(until, time.monotonic() + LAG_WAIT)
     seen = _regular(path, lag_until)
     while True:
-        result, unanswered = _once(path, select, policy)
+        result, unanswered = _once(path, select, policy, states, err)
         if not unanswered:
             break
         changed = _wait_for_change(path, seen, lag_until)
@@ -80,25 +97,34 @@ def stopping_work(payload: StopInput, policy: Policy, until: float, err: TextIO)
         seen = changed
     if payload.last_assistant_message:
         # The transcript can lag the hook: the final message is the payload's.
-        result.tracker.handle(AssistantMessage(text=payload.last_assistant_message, agent_id=result.agent or "root"))
+        result.tracker.handle(AssistantMessage(text=payload.last_assistant_message,
+                                               agent_id=result.agent or ROOT_AGENT))
     return result
 
 
-def _once(path: str, select: str | None, policy: Policy) -> tuple[Replayed, int]:
-    """One replay of the file as it is now, and how many of the stopping agent's shell calls it shows
-    without a result."""
-    tracker = Tracker(TrackerConfig(policy=policy, escalation=None))  # obligations only: no score is kept
-    shells: dict[str, str] = {}  # shell call id -> agent
+def _once(path: str, select: str | None, policy: Policy, states: ReplayStates | None,
+          err: TextIO) -> tuple[Replayed, int]:
+    """One replay of the file as it is now (from the kept one, when it holds), and how many of the
+    stopping agent's shell calls it shows without a result."""
+    config = TrackerConfig(policy=policy, escalation=None)  # obligations only: no score is kept
     try:
         source = open_transcript(path)
-        events: Iterable[Event] = source.events()
+        kept = states.load(path, select, policy) if states is not None else None
+        tracker, shells, start = _resumed(source, kept, config)
+        keep = None if states is None else _keeper(states, path, select, policy, tracker, shells, err)
+        try:
+            events: Iterable[Event] = source.events(start=start, checkpoint=keep)
+        except SnapshotError:  # the kept reader's state does not fit this reader: replay whole
+            tracker, shells = Tracker(config), {}
+            keep = None if states is None else _keeper(states, path, select, policy, tracker, shells, err)
+            events = source.events(checkpoint=keep)
         if select is not None:
             events = _own(events, select)
         for event in events:
             # Only the library's readers feed this replay, and they make events of the classes
             # themselves (``isinstance`` against another model class is a call in Python, for
             # every event of the file).
-            if type(event) is ToolDispatched and event.tool.lower() in tracker.config.shell_tools:
+            if type(event) is ToolDispatched and event.tool.lower() in config.shell_tools:
                 shells[event.call_id] = event.agent_id
             tracker.handle(event)
     except NotATranscript as error:
@@ -113,6 +139,33 @@ def _once(path: str, select: str | None, policy: Policy) -> tuple[Replayed, int]
     agent = select or root
     waiting = sum(1 for call in source.report.unanswered_ids if call in shells and shells[call] == agent)
     return Replayed(tracker, agent, path), waiting
+
+
+def _resumed(source: Transcript, kept: KeptReplay | None,
+             config: TrackerConfig) -> tuple[Tracker, dict[str, str], Resume | None]:
+    """The tracker, the shell calls and the start of a replay resumed from ``kept``, when it holds for
+    the file as it is now; a fresh tracker and no start otherwise (a replay of the whole file)."""
+    start = source.resume(kept.position) if kept is not None else None
+    if kept is None or start is None:
+        return Tracker(config), {}, None
+    try:
+        return Tracker.restore(kept.tracker, config), dict(kept.shells), start
+    except SnapshotError:
+        return Tracker(config), {}, None
+
+
+def _keeper(states: ReplayStates, path: str, select: str | None, policy: Policy, tracker: Tracker,
+            shells: dict[str, str], err: TextIO) -> Callable[[Position], None]:
+    """The checkpoint that keeps this replay for the next Stop (a failure to keep it only costs
+    the next Stop a whole replay)."""
+    def keep(position: Position) -> None:
+        try:
+            states.save(path, select, policy, KeptReplay(position, tracker.snapshot(), dict(shells)))
+        except (OSError, TypeError, ValueError) as error:
+            err.write(f"witness hook: the replay is not kept for the next stop ({error}); it will replay the "
+                      "whole transcript\n")
+
+    return keep
 
 
 def _own(events: Iterable[Event], agent: str) -> Iterator[Event]:

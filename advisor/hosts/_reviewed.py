@@ -20,7 +20,7 @@ LOCK_TIMEOUT = 5.0
 """Seconds to wait for another hook's update."""
 KEPT = 32
 """Digests kept per agent (the oldest are forgotten first)."""
-_VERSION = 1
+_VERSION = 2
 _PREFIX = "reviewed-"
 """This kind's file names start so (one of :data:`._state.KINDS`)."""
 

@@ -7,9 +7,11 @@ variable                   meaning                                              
                            re-run) or ``strict`` (it does not)
 ``WITNESS_STOP_BLOCKS``    blocks per agent and task, a whole number ≥ 0                 ``3``
 ``WITNESS_HOOK_DEADLINE``  seconds a hook call may take before it allows the stop        ``20``
-                           (a number > 0; the hosts' own hook time-out is 60 s unless   (``150``
-                           configured)                                                  with
+                           (a number > 0, at most 3600; the hosts' own hook time-out    (``150``
+                           is 60 s unless configured)                                   with
                                                                                         ``--review``)
+``WITNESS_HOME``           where the block counts and kept replays are (an absolute     ``~/.local/
+                           path; ``~`` is the user's home)                              state/witness``
 =========================  ===========================================================  =======
 
 A value that is set but not one of these is a configuration error, raised as ``ConfigError``
@@ -23,11 +25,13 @@ import os
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from advisor._home import home_setting
 from advisor.errors import ConfigError
 from obligations import REMINDER_BUDGET
 from shellparse import POLICIES, Policy
 
-from ._constants import DEADLINE_VARIABLE, DEFAULT_DEADLINE, REVIEW_DEADLINE
+from ._constants import DEADLINE_VARIABLE, DEFAULT_DEADLINE, MAX_DEADLINE, REVIEW_DEADLINE
+from ._deadline import deadline_seconds
 
 
 class HookSettings(NamedTuple):
@@ -45,6 +49,7 @@ def hook_settings(environ: Mapping[str, str] | None = None, *, review: bool = Fa
     """The settings in ``environ`` (default: the process environment); ``review`` for ``--review``'s
     default deadline. Raises ``ConfigError``."""
     env = os.environ if environ is None else environ
+    home_setting(env)  # raises ConfigError for a WITNESS_HOME the hook's state cannot be kept under
     return HookSettings(pipe_policy(env), blocks_allowed(env), deadline(env, REVIEW_DEADLINE if review else None))
 
 
@@ -75,10 +80,8 @@ def deadline(env: Mapping[str, str], default: float | None = None) -> float:
     value = env.get(DEADLINE_VARIABLE, "").strip()
     if not value:
         return DEFAULT_DEADLINE if default is None else default
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = float("nan")
-    if not 0 < seconds < float("inf"):
-        raise ConfigError(f"WITNESS_HOOK_DEADLINE={value!r} is not a number of seconds greater than 0")
+    seconds = deadline_seconds(value)
+    if seconds is None:
+        raise ConfigError(f"{DEADLINE_VARIABLE}={value!r} is not a number of seconds greater than 0 and at most "
+                          f"{MAX_DEADLINE:g}")
     return seconds

@@ -44,9 +44,15 @@ def state_dir() -> Path:
 
 
 def session_file(folder: Path, key: SessionKey, *, prefix: str = "") -> Path:
-    """The file of ``key``'s session in ``folder``: host and session id, made safe as a file name."""
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in f"{key.host}-{key.session}")[:200]
-    return folder / f"{prefix}{safe}{STATE_SUFFIX}"
+    """The file of ``key``'s session in ``folder``: the host and the start of the session id made safe as
+    a file name (to be recognised), then a hash of the exact pair — so that ids that differ only in
+    characters a file name cannot hold (``x/y``, ``x_y``, ``x:y``) or past the part shown never share
+    a file, and so a budget."""
+    import hashlib
+
+    exact = hashlib.sha256(f"{key.host}\0{key.session}".encode("utf-8", "surrogatepass")).hexdigest()[:24]
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in f"{key.host}-{key.session}")
+    return folder / f"{prefix}{safe[:80]}-{exact}{STATE_SUFFIX}"
 
 
 def write_state(path: Path, state: dict[str, Any], *, prefix: str = "") -> None:

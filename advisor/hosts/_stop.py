@@ -23,6 +23,7 @@ from ._blocks import BlockCounter, BlockKey
 from ._constants import ROOT_AGENT
 from ._payloads import StopInput
 from ._replay import Replayed, stopping_work
+from ._replay_states import ReplayStates
 from ._settings import HookSettings, hook_settings
 from ._state import state_dir
 
@@ -40,7 +41,7 @@ def answer_stop(host: str, raw: dict[str, Any], err: TextIO, *, until: float | N
     payload = StopInput.model_validate(raw)
     deadline = until if until is not None else time.monotonic() + settings.deadline
     try:
-        replayed = stopping_work(payload, settings.policy, deadline, err)
+        replayed = stopping_work(payload, settings.policy, deadline, err, ReplayStates())
     except Unjudged as error:
         err.write(f"witness hook: {error}; allowing\n")
         if error.unreadable:

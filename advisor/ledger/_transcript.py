@@ -30,16 +30,18 @@ class TranscriptLedger:
 
 
 def read_ledger(path: str | os.PathLike[str], *, settings: LedgerSettings | None = None, policy: Policy = "seed",
-                select: Callable[[Iterable[Event]], Iterable[Event]] | None = None) -> TranscriptLedger:
+                select: Callable[[Iterable[Event]], Iterable[Event]] | None = None,
+                progress: Callable[[int], None] | None = None) -> TranscriptLedger:
     """The ledger of the transcript at ``path`` (its format judged from its content).
 
     ``settings`` default to the configuration file's ``[ledger]``; ``select`` narrows the events
-    (``witness consult --upto``). Raises ``obligations.NotATranscript`` for a file that is not one."""
+    (``witness consult --upto``); ``progress`` is told the bytes read, now and then. Raises
+    ``obligations.NotATranscript`` for a file that is not one."""
     transcript = open_transcript(path)
     ledger = Ledger(host=transcript.format, settings=settings or load_ledger_settings(), policy=policy)
     own = SessionAgent()
     tally = _Tally()
-    events: Iterable[Event] = transcript.events()
+    events: Iterable[Event] = transcript.events(progress=progress)
     ledger.extend(tally.watch(select(events) if select is not None else events, own))
     ledger.session_id = transcript.report.session_id
     return TranscriptLedger(ledger, transcript.report, tally.calls, tally.last_text)

@@ -10,6 +10,12 @@ reader knows. An entry the host wrote twice (the same id and time) is read once.
 recovered wherever the host records one; a result without one is never a pass. The per-format
 decisions are in the private modules' docstrings.
 
+A replay can be resumed: ``events(checkpoint=…)`` hands over a :class:`Position` once every line is
+replayed (plain JSON with ``to_dict``), and a later ``transcript.resume(position)`` accepts it for
+the same file still holding the same bytes up to there, when what was appended withdraws nothing
+before it; ``events(start=…)`` then reads only what was appended, and answers exactly as a replay
+of the whole file (the caller restores its own tracker from the same checkpoint).
+
 >>> import json, pathlib, tempfile
 >>> from obligations import Tracker
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "notes.txt"
@@ -35,12 +41,15 @@ The public API is this module's ``__all__``.
 from ..errors import NotATranscript
 from ._catalogues import host_tools
 from ._detect import FORMATS, detect_format, file_kind
+from ._position import Position, Resume
 from ._report import TranscriptReport
 from ._transcript import Transcript, open_transcript
 
 __all__ = [
     "FORMATS",
     "NotATranscript",
+    "Position",
+    "Resume",
     "Transcript",
     "TranscriptReport",
     "detect_format",

@@ -76,6 +76,7 @@ from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
 from ._common import ROOT, Bounded, Stamp, count_parts, error_code, exit_status, kind_of, string, text_of
 from ._report import TranscriptReport
+from ._resume import record
 
 KNOWN_TYPES = frozenset({
     "user", "assistant", "system", "summary", "progress", "attachment", "file-history-snapshot", "queue-operation",
@@ -116,11 +117,13 @@ def _slash_command(text: str) -> str | None:
     return None if _SESSION_COMMANDS.match(typed) else typed
 
 
+@record
 class _Call(NamedTuple):
     tool: str
     background: bool
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class _Boundary:
     origin: str

@@ -84,6 +84,7 @@ from ._common import (
     text_of,
 )
 from ._report import TranscriptReport
+from ._resume import record
 
 KNOWN_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted", "session_state"})
 KNOWN_ITEMS = frozenset({
@@ -109,12 +110,14 @@ _HOOK_PROMPT_CLOSE = "</hook_prompt>"
 _PWSH = re.compile(r"(?:^|[\\/])(?:pwsh|powershell)(?:\.exe)?$", re.I)
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class _Call:
     tool: str
     session: str | None = None
 
 
+@record
 @dataclass(frozen=True, slots=True)
 class _End:
     exit_code: int | None

@@ -31,6 +31,7 @@ from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from ._common import Bounded, Stamp, exit_status, resolve, text_of
 from ._report import TranscriptReport
+from ._resume import in_place, record
 
 _TOOL_CALL = re.compile(r"\btools\.(\w+)\s*\(")
 _CONSTANT = r"(?:const|let|var)\s+{name}\s*=\s*"
@@ -40,6 +41,7 @@ _HEADER_END = "Output:\n"
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
 
 
+@record
 @dataclass(slots=True)
 class _Tool:
     """One tool call in a cell."""
@@ -51,6 +53,7 @@ class _Tool:
     """The name its result is bound to (``const r = await tools.exec_command(…)``)."""
 
 
+@record
 @dataclass(slots=True)
 class _Cell:
     tools: list[_Tool]
@@ -60,6 +63,7 @@ class _Cell:
     """Per variable, the output part that prints its running session's id."""
 
 
+@record
 @dataclass(slots=True)
 class _Running:
     """A command still running after its cell ended."""
@@ -69,6 +73,7 @@ class _Running:
     output: list[str] = field(default_factory=list)
 
 
+@in_place
 class CodeCells:
     """Code-mode cells to events, for one rollout."""
 

@@ -14,6 +14,7 @@ from .._events._base import BaseEvent, trusted
 from .._events._union import Event
 from .._vocabulary import ROOT_AGENT, ErrorCode
 from ..errors import MalformedEntry
+from ._resume import in_place, limited
 
 ROOT = ROOT_AGENT
 MAX_PENDING = 10_000
@@ -45,6 +46,7 @@ V = TypeVar("V")
 E = TypeVar("E", bound=BaseEvent)
 
 
+@limited
 class Bounded(OrderedDict[K, V], Generic[K, V]):
     """A dict that forgets its oldest entries beyond ``limit``, so no file can grow it without bound."""
 
@@ -61,8 +63,12 @@ class Bounded(OrderedDict[K, V], Generic[K, V]):
 _store = OrderedDict.__setitem__
 
 
+@in_place
 class Stamp:
     """Where and when the entry being read happened, and which agents were announced."""
+
+    NOT_STATE = ("name",)
+    """The file's name comes from its path, not from a replay's state."""
 
     def __init__(self, name: str) -> None:
         self.name = name

@@ -49,9 +49,11 @@ from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import HostMessageKind
+from ..errors import Rewound
 from ._common import ROOT, Bounded, Stamp, error_code, exit_status, integer, kind_of, string
 from ._entry_types import COPILOT_TYPES
 from ._lines import read_lines
+from ._plans import NOTHING, Planned
 from ._report import TranscriptReport
 
 COPILOT_SHELL_TOOLS = frozenset({"bash", "powershell"})
@@ -190,13 +192,34 @@ def _refusal(code: str | None) -> Any:
     return "permission_denied" if code in ("denied", "rejected", "permission_denied") else None
 
 
-def plan(path: Path) -> Any:
-    """Which events to replay: ``None`` when no ``session.snapshot_rewind`` withdrew any."""
-    if not _holds(path, _REWIND):
-        return None
-    removed: set[str] = set()
+def plan(path: Path, *, start: int = 0, number: int = 0, end: int | None = None, prior: Any = None) -> Planned:
+    """Which events of the bytes ``start`` to ``end`` to replay: all of them unless a
+    ``session.snapshot_rewind`` withdrew some. Planned after ``start`` (a resumed replay), a rewind
+    there raises ``Rewound`` (it withdraws what was replayed); ``prior`` holds the ids withdrawn
+    before, which stay withdrawn."""
+    removed: set[str] = set(prior.get("removed", ())) if isinstance(prior, dict) else set()
+    ranges: list[tuple[int, int]] = []
+    if _holds(path, _REWIND, start=start, end=end):
+        if start:
+            raise Rewound("a snapshot rewind after the lines already replayed")
+        ranges = _rewinds(path, end, removed)
+    if not removed and not ranges:
+        return NOTHING
+
+    def keeps(number: int, entry: dict[str, Any]) -> bool:
+        ident = entry.get("id")
+        if isinstance(ident, str) and ident in removed:
+            return False
+        return not any(start <= number < end for start, end in ranges)
+
+    return Planned(keeps, {"removed": sorted(removed)})
+
+
+def _rewinds(path: Path, end: int | None, removed: set[str]) -> list[tuple[int, int]]:
+    """The rewinds of the file's first ``end`` bytes: the ids they withdraw (added to ``removed``),
+    and the line ranges they withdraw."""
     spans: list[tuple[str, int]] = []  # (first removed id, line of the rewind): that id up to the rewind
-    for line in read_lines(path):
+    for line in read_lines(path, end=end):
         entry = line.entry
         if entry is None or entry.get("type") != "session.snapshot_rewind" or not isinstance(entry.get("data"), dict):
             continue
@@ -206,31 +229,24 @@ def plan(path: Path) -> Any:
             removed.update(ident for ident in ids if isinstance(ident, str))
         elif string(data.get("upToEventId")):
             spans.append((data["upToEventId"], line.number))
-    if spans:
-        starts = {ident for ident, _ in spans}
-        first = {ident: line.number for line in read_lines(path)
-                 if line.entry is not None and (ident := line.entry.get("id")) in starts}
-        ranges = [(first[ident], end) for ident, end in spans if ident in first and first[ident] < end]
-    else:
-        ranges = []
-    if not removed and not ranges:
-        return None
-
-    def keeps(number: int, entry: dict[str, Any]) -> bool:
-        ident = entry.get("id")
-        if isinstance(ident, str) and ident in removed:
-            return False
-        return not any(start <= number < end for start, end in ranges)
-
-    return keeps
+    if not spans:
+        return []
+    starts = {ident for ident, _ in spans}
+    first = {ident: line.number for line in read_lines(path, end=end)
+             if line.entry is not None and (ident := line.entry.get("id")) in starts}
+    return [(first[ident], last) for ident, last in spans if ident in first and first[ident] < last]
 
 
-def _holds(path: Path, marker: bytes, chunk: int = 1 << 22) -> bool:
-    """Whether the file's bytes contain ``marker`` (read in chunks, never whole)."""
+def _holds(path: Path, marker: bytes, chunk: int = 1 << 22, *, start: int = 0, end: int | None = None) -> bool:
+    """Whether the bytes ``start`` to ``end`` of the file contain ``marker`` (read in chunks, never whole)."""
     tail = b""
+    left = end - start if end is not None else None
     try:
         with path.open("rb") as handle:
-            while block := handle.read(chunk):
+            handle.seek(start)
+            while left != 0 and (block := handle.read(chunk if left is None else min(chunk, left))):
+                if left is not None:
+                    left -= len(block)
                 if marker in tail + block[:len(marker)] or marker in block:
                     return True
                 tail = block[-len(marker):]

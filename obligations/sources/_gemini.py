@@ -52,10 +52,11 @@ from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
-from ..errors import NotATranscript
+from ..errors import NotATranscript, Rewound
 from ._common import Bounded, Stamp, error_code, exit_status, kind_of, string
-from ._lines import raw_lines
-from ._replay import counted, read_events
+from ._lines import MAX_LINE_BYTES, raw_lines
+from ._plans import NOTHING, Planned
+from ._replay import counted
 from ._report import TranscriptReport
 
 GEMINI_SHELL_TOOLS = frozenset({"run_shell_command"})
@@ -67,8 +68,9 @@ _SECTION = re.compile(r"^(Error|Exit Code|Signal|Background PIDs|Process Group P
 _CANCELLED = "Command was cancelled by user"
 _TIMED_OUT = "Command was automatically cancelled because it exceeded the timeout"
 _BACKGROUND = ("Command moved to background", "Command is running in background")
-MAX_DOCUMENT_BYTES = 512 * 1024 * 1024
-"""The largest one-document session read (the host holds it whole in memory as well)."""
+MAX_DOCUMENT_BYTES = MAX_LINE_BYTES
+"""The largest one-document session read: it is read whole, as one line of JSON Lines is, so it has
+a line's bound (memory never holds more than one line)."""
 
 
 class GeminiReader:
@@ -267,12 +269,14 @@ def shell_exit(text: str, success: bool) -> tuple[int | None, ErrorCode | None]:
     return None, None
 
 
-def plan(path: Path) -> Any:
-    """Which records to replay: ``None`` when no ``$rewindTo`` withdrew a message."""
+def plan(path: Path, *, start: int = 0, number: int = 0, end: int | None = None, prior: Any = None) -> Planned:
+    """Which records of the bytes ``start`` to ``end`` to replay: all of them unless a ``$rewindTo``
+    withdrew messages. Planned after ``start`` (a resumed replay), a ``$rewindTo`` there raises
+    ``Rewound`` (it withdraws what was replayed); ``prior`` holds the messages withdrawn before,
+    which stay withdrawn."""
+    withdrawn: set[str] = set(prior.get("withdrawn", ())) if isinstance(prior, dict) else set()
     order: dict[str, None] = {}  # message ids in the order first seen (a dict keeps it)
-    withdrawn: set[str] = set()
-    rewound = False
-    for _, raw in raw_lines(path):
+    for _, raw in raw_lines(path, start=start, number=number, end=end):
         if raw is None or (b'"$rewindTo"' not in raw and b'"$set"' not in raw[:50] and b'"id"' not in raw[:200]):
             continue
         try:
@@ -283,7 +287,8 @@ def plan(path: Path) -> Any:
             continue
         target = record.get("$rewindTo")
         if isinstance(target, str):
-            rewound = True
+            if start:
+                raise Rewound(f"$rewindTo {target} after the lines already replayed")
             ids = list(order)
             cut = ids.index(target) if target in order else 0
             for ident in ids[cut:]:
@@ -295,20 +300,13 @@ def plan(path: Path) -> Any:
             # The host's loader starts its list afresh from a rewrite of the history.
             order = {message["id"]: None for message in record["$set"]["messages"]
                      if isinstance(message, dict) and isinstance(message.get("id"), str)}
-    if not rewound or not withdrawn:
-        return None
-    return lambda _line, record: not (isinstance(record.get("id"), str) and record["id"] in withdrawn)
+    if not withdrawn:
+        return NOTHING
+    return Planned(lambda _line, record: not (isinstance(record.get("id"), str) and record["id"] in withdrawn),
+                   {"withdrawn": sorted(withdrawn)})
 
 
-def read(path: Path, report: TranscriptReport) -> Iterator[Event]:
-    """The events of the Gemini CLI session at ``path``, in either era."""
-    if _one_document(path):
-        yield from _read_document(path, report)
-        return
-    yield from read_events(path, report, GeminiReader(path, report), plan(path))
-
-
-def _one_document(path: Path) -> bool:
+def one_document(path: Path) -> bool:
     """Whether the file is one JSON document spread over lines (the first era), not JSON Lines."""
     try:
         with path.open("rb") as handle:
@@ -318,7 +316,8 @@ def _one_document(path: Path) -> bool:
     return head.startswith(b"{") and head[1:].lstrip(b" \t\r").startswith(b"\n")
 
 
-def _read_document(path: Path, report: TranscriptReport) -> Iterator[Event]:
+def read_document(path: Path, report: TranscriptReport) -> Iterator[Event]:
+    """The events of a session of the first era (one JSON document), read whole."""
     try:
         size = path.stat().st_size
         if size > MAX_DOCUMENT_BYTES:

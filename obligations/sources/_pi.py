@@ -57,6 +57,7 @@ from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
+from ..errors import Rewound
 from ._common import (
     Bounded,
     Stamp,
@@ -71,7 +72,7 @@ from ._common import (
 )
 from ._entry_types import PI_TYPES
 from ._lines import parse_line, raw_lines
-from ._replay import read_events
+from ._plans import Planned
 from ._report import TranscriptReport
 
 KNOWN_TYPES = PI_TYPES
@@ -100,6 +101,8 @@ class Plan:
     last_line: int = 0
     ranges: list[tuple[int, int]] | None = None
     """Inclusive line ranges on the branch, in order; ``None`` when every line is."""
+    leaf: str | None = None
+    """The last entry: the branch's end."""
     _index: int = field(default=0, repr=False)
 
     def keeps(self, line: int, entry: dict[str, Any]) -> bool:
@@ -111,24 +114,32 @@ class Plan:
         return self._index < len(self.ranges) and self.ranges[self._index][0] <= line
 
 
-def read(path: Path, report: TranscriptReport) -> Iterator[Event]:
-    """The events on the active branch of the Pi session at ``path``."""
-    try:
-        plan = plan_branch(path)
-    except OSError as error:
-        report.error = f"reading stopped: {error.strerror or error}"
-        return
-    yield from read_events(path, report, PiReader(path, report), plan.keeps, plan.last_line)
+def plan(path: Path, *, start: int = 0, number: int = 0, end: int | None = None, prior: Any = None) -> Planned:
+    """Which lines of the bytes ``start`` to ``end`` are on the active branch. Planned after ``start``
+    (a resumed replay), the lines must go on from the entry the earlier ones ended with (``prior``
+    names it): one that starts a branch elsewhere may leave what was replayed behind, and raises
+    ``Rewound``. Raises ``OSError`` when the file cannot be read."""
+    if start:
+        previous = prior.get("previous") if isinstance(prior, dict) else None
+        for line, ident, parent in _tree(path, start=start, number=number, end=end):
+            if ident is None:
+                continue
+            if parent != previous:
+                raise Rewound(f"the entry on line {line} starts a branch")
+            previous = ident
+        return Planned(None, {"previous": previous})
+    branch = plan_branch(path, end=end)
+    return Planned(branch.keeps if branch.ranges is not None else None, {"previous": branch.leaf})
 
 
-def plan_branch(path: Path) -> Plan:
-    """Find the active branch (see the module docstring)."""
+def plan_branch(path: Path, *, end: int | None = None) -> Plan:
+    """Find the active branch of the file's first ``end`` bytes (see the module docstring)."""
     segments: list[_Segment] = []
     targets: set[str] = set()
     gaps: list[int] = []
     previous: str | None = None
     plan = Plan()
-    for number, ident, parent in _tree(path):
+    for number, ident, parent in _tree(path, end=end):
         plan.last_line = number
         if ident is None:
             if parent == "gap" and len(gaps) < _MAX_GAPS:
@@ -139,15 +150,16 @@ def plan_branch(path: Path) -> Plan:
             if parent is not None:
                 targets.add(parent)
         previous = ident
+    plan.leaf = previous
     if len(segments) <= 1:
         return plan
-    where = {ident: number for number, ident, _ in _tree(path) if ident in targets and number <= plan.last_line}
+    where = {ident: number for number, ident, _ in _tree(path, end=end) if ident in targets}
     starts = [segment.start for segment in segments]
     ranges: list[tuple[int, int]] = []
-    index, end = len(segments) - 1, plan.last_line
+    index, last = len(segments) - 1, plan.last_line
     for _ in range(len(segments) + 1):
         segment = segments[index]
-        ranges.append((segment.start, end))
+        ranges.append((segment.start, last))
         if segment.parent is None:
             break
         line = where.get(segment.parent)
@@ -160,31 +172,32 @@ def plan_branch(path: Path) -> Plan:
             line = gaps[before]
         if line >= segment.start:
             break
-        index, end = bisect.bisect_right(starts, line) - 1, line
+        index, last = bisect.bisect_right(starts, line) - 1, line
         if index < 0:
             break
     plan.ranges = sorted(ranges)
     return plan
 
 
-def _tree(path: Path) -> Iterator[tuple[int, str | None, str | None]]:
-    """(line, id, parent id) for every line: the id is ``None`` off the tree (the header, a blank
-    line), and the parent is ``"gap"`` for an unreadable line."""
-    for number, raw in raw_lines(path):
+def _tree(path: Path, *, start: int = 0, number: int = 0,
+          end: int | None = None) -> Iterator[tuple[int, str | None, str | None]]:
+    """(line, id, parent id) for every line of the bytes ``start`` to ``end``: the id is ``None`` off the
+    tree (the header, a blank line), and the parent is ``"gap"`` for an unreadable line."""
+    for found, raw in raw_lines(path, start=start, number=number, end=end):
         if raw is None:
-            yield number, None, "gap"
+            yield found, None, "gap"
             continue
         # Every line is parsed here too, so the plan and the replay agree on which lines are
         # readable: a truncated line can look like a whole entry's beginning.
-        line = parse_line(number, raw)
+        line = parse_line(found, raw)
         if line.entry is None:
-            yield number, None, "gap" if line.problem is not None else None
+            yield found, None, "gap" if line.problem is not None else None
             continue
         ident, parent = line.entry.get("id"), line.entry.get("parentId")
         if line.entry.get("type") != "session" and isinstance(ident, str):
-            yield number, ident, parent if isinstance(parent, str) else None
+            yield found, ident, parent if isinstance(parent, str) else None
         else:
-            yield number, None, None
+            yield found, None, None
 
 
 class PiReader:

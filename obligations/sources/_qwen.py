@@ -25,6 +25,9 @@ record module and ``tools/shell.ts``): every line is one record with Claude Code
   record. Only that branch is replayed (found by one pass that keeps ids and parents, run only
   when the file holds a rewind); the rest is counted as ``abandoned``. Records of one ``uuid``
   with different times are fragments of one message, read in turn; an exact copy is read once.
+  A replay resumed where an earlier one stopped (the Stop hook's) reads only the records appended
+  since, unless the session holds a rewind: the last record decides the active branch, and a
+  record appended later may move it back past what was replayed, so such a file is replayed whole.
 - A sub-agent (the ``agent`` tool) records to a file of its own, read like any other session.
 
 **Exit codes of ``run_shell_command``**: the result text is ``Command: …``, ``Directory: …``,
@@ -50,10 +53,12 @@ from .._events._tool_dispatched import ToolDispatched
 from .._events._union import Event
 from .._events._user_message import UserMessage
 from .._vocabulary import ErrorCode
+from ..errors import Rewound
 from ._common import Bounded, Stamp, error_code, exit_status, kind_of, string
 from ._entry_types import QWEN_TYPES
 from ._gemini import function_response, inline_images
 from ._lines import raw_lines
+from ._plans import Planned
 from ._report import TranscriptReport
 
 QWEN_SHELL_TOOLS = frozenset({"run_shell_command"})
@@ -216,15 +221,24 @@ def shell_exit(text: str) -> tuple[int | None, ErrorCode | None]:
     return None, None
 
 
-def plan(path: Path) -> Any:
-    """Which records to replay: ``None`` when no rewind left a branch behind (see the module docstring)."""
+def plan(path: Path, *, start: int = 0, number: int = 0, end: int | None = None, prior: Any = None) -> Planned:
+    """Which records of the bytes ``start`` to ``end`` to replay: every one when no rewind left a branch
+    behind (see the module docstring). A rewound session's active branch is decided by its last
+    record, which any record appended later may move: planned after ``start`` (a resumed replay), a
+    rewind before ``start`` (``prior`` says) or after it raises ``Rewound``, and the file is replayed
+    whole. Raises ``OSError`` when the file cannot be read."""
+    if start and isinstance(prior, dict) and prior.get("rewound"):
+        raise Rewound("the session was rewound before: its active branch is decided by its last record")
     parents: dict[str, str | None] = {}
     leaf: str | None = None
     rewound = False
-    for _, raw in raw_lines(path):
+    for line, raw in raw_lines(path, start=start, number=number, end=end):
         if raw is None:
             continue
-        rewound = rewound or any(marker in raw for marker in _REWIND)
+        if not rewound and any(marker in raw for marker in _REWIND):
+            if start:
+                raise Rewound(f"the record on line {line} rewinds the session")
+            rewound = True
         ident = _field(raw, b'"uuid"')
         if ident is None:
             continue
@@ -233,8 +247,9 @@ def plan(path: Path) -> Any:
         if b'"session_sources_snapshot"' not in raw and b'"session_artifact_' not in raw \
                 and b'"managed_session_' not in raw:
             leaf = ident
+    state = {"rewound": rewound}
     if not rewound or leaf is None:
-        return None
+        return Planned(None, state)
     active: set[str] = set()
     current: str | None = leaf
     while current is not None and current not in active and current in parents:
@@ -245,13 +260,13 @@ def plan(path: Path) -> Any:
         ident = entry.get("uuid")
         return not isinstance(ident, str) or ident in active
 
-    return keeps
+    return Planned(keeps, state)
 
 
 _FIELD = re.compile(rb'\s*:\s*(?:"((?:[^"\\]|\\.)*)"|null)')
 
 
-def _field(raw: bytes, key: bytes) -> str | None:
+def _field(raw: bytes | bytearray, key: bytes) -> str | None:
     """The string value of ``key`` at the record's top level, found without parsing the line (ids and
     parents are the envelope's first fields; a ``uuid`` inside a payload comes after them)."""
     at = raw.find(key)

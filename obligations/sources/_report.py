@@ -119,6 +119,18 @@ class TranscriptReport:
             parts.append(f"stopped early: {self.error}")
         return "; ".join(parts)
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], path: str | None = None) -> TranscriptReport:
+        """The report :meth:`to_dict` wrote (of the file now at ``path``, if given). Raises
+        ``KeyError``, ``TypeError`` or ``ValueError`` for data it did not write."""
+        fields = {name: data[name] for name in cls.__dataclass_fields__ if name != "skipped"}
+        fields["skipped"] = [(int(row["line"]), str(row["reason"])) for row in data["skipped"]]
+        fields["unknown_types"] = {str(kind): int(count) for kind, count in data["unknown_types"].items()}
+        fields["unanswered_ids"] = list(data["unanswered_ids"])
+        if path is not None:
+            fields["path"] = path
+        return cls(**fields)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON."""
         return {

@@ -11,8 +11,7 @@ from typing import Any
 
 import pytest
 
-import obligations.sources._replay as replay_module
-from obligations.sources._lines import raw_lines
+from obligations.sources._lines import LineSource
 from tests.obligations.transcript_files import codex, codex_patch, codex_run, write_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,12 +48,12 @@ def append_jsonl(path: Path, entries: list[dict[str, Any]]) -> None:
 
 def disk_fault_after(monkeypatch: pytest.MonkeyPatch, lines: int) -> None:
     """Make every transcript read fail with EIO after ``lines`` lines: a disk fault cannot be produced here."""
-    real = raw_lines
+    real = LineSource.__iter__
 
-    def failing(path: Path, *args: Any) -> Any:
-        for number, raw in real(path, *args):
+    def failing(source: LineSource) -> Any:
+        for number, raw, ended in real(source):
             if number > lines:
                 raise OSError(5, "Input/output error")
-            yield number, raw
+            yield number, raw, ended
 
-    monkeypatch.setattr(replay_module, "raw_lines", failing)
+    monkeypatch.setattr(LineSource, "__iter__", failing)

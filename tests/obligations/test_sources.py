@@ -202,8 +202,9 @@ def test_public_api() -> None:
     """The package exports what it documents, and a Transcript refuses an unknown format name."""
     import obligations.sources as sources
 
-    assert sorted(sources.__all__) == sorted(["FORMATS", "NotATranscript", "Transcript", "TranscriptReport",
-                                              "detect_format", "file_kind", "host_tools", "open_transcript"])
+    assert sorted(sources.__all__) == sorted(["FORMATS", "NotATranscript", "Position", "Resume", "Transcript",
+                                              "TranscriptReport", "detect_format", "file_kind", "host_tools",
+                                              "open_transcript"])
     assert FORMATS == ("claude-code", "codex", "pi", "copilot", "gemini", "qwen", "droid")
     assert issubclass(NotATranscript, ValueError)
     with pytest.raises(ValueError, match="unknown transcript format"):

@@ -162,3 +162,15 @@ def test_audit_refuses_a_file_no_reader_understands(tmp_path: Path) -> None:
     err = done.stderr.decode()
     assert "events.jsonl: not a session transcript of a host witness reads: its lines are JSON objects" in err
     assert "nothing audited (no file read was a transcript); this is not an all-clear" in err
+
+
+def test_a_pool_reports_the_files_in_the_order_given(tmp_path: Path) -> None:
+    """`--jobs 4` with the largest file named first (it takes the pool longest): the report still lists the files
+    in the order they were named, the same document as `--jobs 1`."""
+    big = tmp_path / "z-big.jsonl"
+    big.write_bytes(EXAMPLE.read_bytes() * 1000)
+    small = [codex_rollout(tmp_path / f"{name}.jsonl", passes=True) for name in ("c", "a", "b")]
+    paths = [str(big), *map(str, small)]
+    pooled = json.loads(witness("audit", "--json", "--jobs", "4", *paths).stdout)
+    assert [session["path"] for session in pooled["sessions"]] == paths
+    assert pooled == json.loads(witness("audit", "--json", "--jobs", "1", *paths).stdout)

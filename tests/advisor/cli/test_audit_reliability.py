@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -86,8 +87,9 @@ def test_what_cannot_be_a_transcript_is_named_for_what_it_is(tmp_path: Path, scr
 
 
 def test_a_folder_audit_names_what_it_skipped_and_only_reads_jsonl(tmp_path: Path) -> None:
-    """`*.jsonl` files only (witness's own `.json` state and `.ndjson` files are not read); a named pipe and a
-    dangling link are skipped, each with its reason, and counted."""
+    """`*.jsonl` files only (witness's own `.json` state and `.ndjson` files are not read); a named pipe, a
+    dangling link and a link to a session are skipped (links are not followed: a session is not counted twice),
+    each with its reason, and counted."""
     root = tmp_path / "sessions"
     (root / "hooks").mkdir(parents=True)
     shutil.copy(EXAMPLE, root / "a.jsonl")
@@ -95,15 +97,16 @@ def test_a_folder_audit_names_what_it_skipped_and_only_reads_jsonl(tmp_path: Pat
     (root / "hooks" / "claude-code-s.json").write_text('{"version": 2, "agents": {}}')
     os.mkfifo(root / "pipe.jsonl")
     (root / "gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    (root / "again.jsonl").symlink_to(root / "a.jsonl")
     done = witness("audit", "--json", str(root))
     report = json.loads(done.stdout)
     assert done.returncode == 1
     assert [Path(s["path"]).name for s in report["sessions"]] == ["a.jsonl"]
     reasons = {Path(s["path"]).name: s["reason"] for s in report["skipped"]}
-    assert reasons == {"gone.jsonl": "cannot be read (No such file or directory)",
-                       "pipe.jsonl": "a named pipe, not a regular file"}
+    link = "a symbolic link, not followed (name it to audit what it points to)"
+    assert reasons == {"gone.jsonl": link, "again.jsonl": link, "pipe.jsonl": "a named pipe, not a regular file"}
     text = witness("audit", str(root)).stdout.decode()
-    assert "skipped 2 file(s) or folder(s):" in text and "pipe.jsonl: a named pipe, not a regular file" in text
+    assert "skipped 3 file(s) or folder(s):" in text and "pipe.jsonl: a named pipe, not a regular file" in text
 
 
 def test_an_unlistable_subfolder_is_skipped_and_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -169,3 +172,71 @@ def test_results_of_calls_never_dispatched_are_counted(tmp_path: Path) -> None:
     done = witness("audit", "--json", str(path))
     assert json.loads(done.stdout)["sessions"][0]["unknown_results"] == 1
     assert "1 result(s) of calls never dispatched in this file" in witness("audit", str(path)).stdout.decode()
+
+
+def _on_a_terminal(args: list[str]) -> tuple[int, bytes, bytes]:
+    """Run witness with standard error on a terminal (standard output piped): its status, stdout, and what it drew."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    drawn = b""
+    with subprocess.Popen([WITNESS, *args], stdout=subprocess.PIPE, stderr=secondary,
+                          env={**os.environ, "COLUMNS": "120"}) as run:
+        os.close(secondary)
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the other side closed: the process is done
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        assert run.stdout is not None
+        out = run.stdout.read()
+        status = run.wait(timeout=120)
+    os.close(primary)
+    return status, out, drawn
+
+
+@pytest.mark.slow
+def test_a_single_large_file_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
+    """Auditing one large session with standard error on a terminal draws a bar of the bytes read (the file is
+    audited in this process, its progress told as it is read), gone at the end; piped, nothing is drawn."""
+    large = tmp_path / "large.jsonl"
+    large.write_bytes(EXAMPLE.read_bytes() * 4000)  # 40 MB: the example written again and again (read once)
+    status, out, drawn = _on_a_terminal(["audit", str(large)])
+    assert status == 1 and b"OPEN: `npm test`" in out
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", drawn.decode(errors="replace"))
+    assert "auditing 1 file" in text and "/38.9 MB" in text, text
+    piped = witness("audit", str(large))
+    assert piped.returncode == 1 and piped.stderr == b""
+
+
+def test_a_path_that_cannot_be_read_is_a_warning_and_the_others_are_audited(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A PATH the user may not read beside a session: a warning naming it and why, and the session's open check
+    still exits 1 — nothing aborts the run. (These tests may run as root, whom no mode stops: the refusal is
+    injected where the file is checked and opened.)"""
+    import io
+    from pathlib import Path as RealPath
+
+    from advisor.cli import main
+
+    locked = tmp_path / "locked.jsonl"
+    shutil.copy(EXAMPLE, locked)
+    locked.chmod(0)
+    real_open, real_access = RealPath.open, os.access
+
+    def denied_open(path: RealPath, *args: object, **kwargs: object) -> object:
+        if path == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)  # type: ignore[call-overload]
+
+    monkeypatch.setattr(RealPath, "open", denied_open)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: str(path) != str(locked) and real_access(path, mode))
+    err = io.StringIO()
+    monkeypatch.setattr("sys.stderr", err)
+    monkeypatch.setattr("sys.stdout", io.StringIO())
+    assert main(["audit", "--jobs", "1", str(EXAMPLE), str(locked)]) == 1
+    assert f"witness audit: {locked}: not a session transcript of a host witness reads: it cannot be read " \
+           "(Permission denied)" in err.getvalue()

@@ -39,10 +39,13 @@ def test_a_ten_megabyte_command_is_refused_at_once(tmp_path: Path) -> None:
 
 
 def test_an_endless_line_ends(tmp_path: Path) -> None:
-    """`head -c 50M /dev/zero` as one line: read past in chunks, one error record, exit 2 — no MemoryError."""
-    done = sh('head -c 50000000 /dev/zero | "$W" check --batch', tmp_path)
+    """`head -c 50M /dev/zero` as one line: binary data, not commands; the batch stops at once with the reason,
+    exit 2 — no MemoryError, no endless read."""
+    done = sh('printf "pytest\\n" | cat - <(head -c 50000000 /dev/zero) | "$W" check --batch', tmp_path)
     assert done.returncode == 2 and b"MemoryError" not in done.stderr
     assert [json.loads(line)["line"] for line in done.stdout.splitlines()] == [1]
+    assert done.stderr == (b"witness check: standard input: line 2 holds a NUL byte: this is binary data, not "
+                           b"commands; the batch stopped there\n")
 
 
 def test_a_long_command_on_the_command_line_is_fail_closed(tmp_path: Path) -> None:

@@ -25,9 +25,9 @@ from tests.advisor.sessions import WITNESS
 
 
 def test_exit_codes_are_the_documented_ones() -> None:
-    """0 ok, 1 findings, 2 usage, 130 interrupted."""
+    """0 ok, 1 findings, 2 usage, 130 interrupted, 143 terminated."""
     assert [(code.name, int(code)) for code in ExitCode] == [("OK", 0), ("FINDINGS", 1), ("USAGE", 2),
-                                                             ("INTERRUPTED", 130)]
+                                                             ("INTERRUPTED", 130), ("TERMINATED", 143)]
 
 
 def test_the_group_lists_every_subcommand(capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,7 +102,7 @@ def test_an_interrupted_batch_exits_130() -> None:
         assert b'"witness_eligible": true' in process.stdout.readline()  # it is running, waiting for more
         process.send_signal(signal.SIGINT)
         assert process.wait(timeout=60) == 130
-        assert process.stderr.read() == b"witness: interrupted\n"
+        assert process.stderr.read() == b"witness check: interrupted\n"
 
 
 def test_python_dash_m_advisor_is_the_same_command() -> None:

@@ -47,4 +47,4 @@ def test_bad_input_is_a_usage_error_without_a_traceback(tmp_path: Path) -> None:
     for args in (["packet", str(not_a_transcript)], ["packet", "examples/session.jsonl", "--agent", "ghost"]):
         done = witness(*args)
         assert done.returncode == 2 and "Traceback" not in done.stderr
-        assert done.stderr.startswith("witness: ")
+        assert done.stderr.startswith("witness packet: ")

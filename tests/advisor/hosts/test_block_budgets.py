@@ -128,3 +128,24 @@ def test_the_hook_path_names_the_root_agent_as_the_tracker_does() -> None:
     assert _constants.ROOT_AGENT == ROOT_AGENT
     assert _settings.deadline({}) == _constants.DEFAULT_DEADLINE
     assert _settings.deadline({}, _constants.REVIEW_DEADLINE) == _constants.REVIEW_DEADLINE
+
+
+def test_counts_kept_by_either_older_layout_still_count(tmp_path: Path) -> None:
+    """A version-3 file (named by the hash of the session id, the session's agent `main`) and a version-2 file
+    (named after the id made safe) are read as the root agent's count while the session has no current file; once
+    it has one, that file alone is read, and it is version 4 under the hashed name."""
+    from advisor.hosts._blocks import legacy_file
+
+    counter = BlockCounter(tmp_path)
+    hashed = BlockKey("claude-code", "s-3", ROOT_AGENT, "root:3")
+    counter.path(hashed).write_text(json.dumps({"version": 3, "agents": {"main": {"task": "root:3", "blocks": 2}}}))
+    assert counter.count(hashed, 3) == 3
+    named = BlockKey("codex", "s/2", ROOT_AGENT, "root:1")
+    legacy_file(tmp_path, named).write_text(json.dumps({"version": 2, "agents": {"main": {"task": "root:1",
+                                                                                            "blocks": 1}}}))
+    assert counter.count(named, 3) == 2
+    legacy_file(tmp_path, named).write_text(json.dumps({"version": 2, "agents": {"main": {"task": "root:1",
+                                                                                            "blocks": 0}}}))
+    assert counter.count(named, 3) == 3
+    assert json.loads(counter.path(named).read_text()) == {"version": 4,
+                                                           "agents": {ROOT_AGENT: {"task": "root:1", "blocks": 3}}}

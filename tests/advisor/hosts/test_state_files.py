@@ -59,8 +59,9 @@ def test_only_state_files_are_removed(tmp_path: Path) -> None:
     ReviewedStates(tmp_path).claim(BlockKey("codex", "new", "root", "t"), "digest")
     assert all(path.exists() for path in others) and (tmp_path / "folder.json").is_dir()
     assert not abandoned.exists()
-    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["claude-code-old.json", "folder.json",
-                                                                "reviewed-codex-new.json"]
+    kept = [BlockCounter(tmp_path).path(BlockKey("claude-code", "old", "main", "t")).name, "folder.json",
+            ReviewedStates(tmp_path).path(BlockKey("codex", "new", "main", "t")).name]
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == sorted(kept)
 
 
 def test_a_sessions_own_old_file_is_read_before_it_could_go(tmp_path: Path) -> None:
@@ -79,5 +80,7 @@ def test_the_stop_hook_prunes_as_it_counts(tmp_path: Path) -> None:
     _, answer, _ = hook(stop(parent_while_delegating(tmp_path)), tmp_path)
     assert decision(answer) == "block"
     assert not counts.exists() and reviewed.exists()  # no review ran: the reviewed states wait for one
-    assert sorted(p.name for p in (tmp_path / "hooks").glob("*.json")) == ["claude-code-s-1.json",
-                                                                           "reviewed-claude-code-old.json"]
+    folder = tmp_path / "hooks"
+    kept = [BlockCounter(folder).path(BlockKey("claude-code", "s-1", "main", "t")).name,
+            ReviewedStates(folder).path(BlockKey("claude-code", "old", "main", "t")).name]
+    assert sorted(p.name for p in folder.glob("*.json")) == sorted(kept)

@@ -139,6 +139,7 @@ def test_stop_hook_allows_when_the_transcript_cannot_be_read_to_its_end(monkeypa
     err = io.StringIO()
     assert json.loads(answer_hook("claude-code", json.dumps(payload).encode(), err))["decision"] == "block"
     disk_fault_after(monkeypatch, 6)
+    monkeypatch.setenv("WITNESS_HOME", str(tmp_path / "other"))  # no kept replay: the whole file is read again
     err = io.StringIO()
     assert answer_hook("claude-code", json.dumps(payload).encode(), err) == ""
     assert "could not be read to its end (reading stopped after line 6: Input/output error); allowing" in err.getvalue()
