@@ -39,12 +39,14 @@ _AFTER: dict[str, str] = {
 
 
 def _show(changes: list[FileChange], *, dry_run: bool, host: str, installing: bool, out: TextIO) -> None:
+    from shellparse import printable
+
     from ._output import Output
 
     output = Output(out)
     for change in changes:
         output.write(f"{'would be ' if dry_run and change.action != 'unchanged' else ''}{change.action}: "
-                     f"{change.path}\n")
+                     f"{printable(str(change.path))}\n")
         if dry_run and change.action != "unchanged":
             output.write(change.diff())
     if dry_run:

@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from obligations import redact
+from shellparse import printable
+
 from ..errors import ConfigError
 from . import _jsonc
 from ._table import HOOK_OF, InstallHost, Row
@@ -42,12 +45,15 @@ class FileChange:
     """Its text after (``None``: it is removed)."""
 
     def diff(self) -> str:
-        """The change as a unified diff (empty when unchanged)."""
+        """The change as a unified diff (empty when unchanged), shown to a person: a settings file can hold a
+        credential (an ``env`` block's API key) or bytes that drive a terminal, so the diff is redacted and
+        made printable; the file itself is written as it is."""
         lines = difflib.unified_diff((self.before or "").splitlines(keepends=True),
                                      (self.after or "").splitlines(keepends=True),
                                      fromfile=str(self.path) if self.before is not None else "/dev/null",
                                      tofile=str(self.path) if self.after is not None else "/dev/null")
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+        text = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+        return printable(redact(text))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON."""

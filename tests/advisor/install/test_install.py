@@ -18,6 +18,7 @@ from advisor.cli import cli, main
 from advisor.errors import ConfigError
 from advisor.install import INSTALL_HOSTS, ROWS, install, resolve, uninstall
 from advisor.install._jsonc import parse
+from tests.support.secrets import TOKENS
 
 ENV: dict[str, str] = {}
 OPTIONS = [(False, False), (True, False), (False, True), (True, True)]
@@ -223,3 +224,20 @@ def test_a_refused_file_exits_2_without_a_traceback(tmp_path: Path, monkeypatch:
     assert main(["install", "claude-code"]) == 2
     err = capsys.readouterr().err
     assert "settings.json cannot be read as JSON (line 1, column 2" in err and "Traceback" not in err
+
+
+def test_a_dry_runs_diff_shows_no_credential_and_no_terminal_control(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A settings file whose lines next to witness's entry hold an API key and an escape sequence: the printed diff
+    shows the key's marker and the escape inert, and the file is still written byte for byte as it was."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    kind, secret = TOKENS[4]
+    settings = tmp_path / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    original = f'{{\n  // \x1b]0;owned\x07 title\n  "apiKey": "{secret}"\n}}\n'
+    settings.write_text(original)
+    dry = CliRunner().invoke(cli, ["install", "gemini", "--dry-run", "--program", "witness"])
+    assert dry.exit_code == 0 and "witness hook gemini" in dry.output
+    assert secret not in dry.output and f"[REDACTED:{kind}]" in dry.output
+    assert "\x1b" not in dry.output and "\x07" not in dry.output and "?]0;owned? title" in dry.output
+    assert settings.read_text() == original
